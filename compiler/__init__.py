@@ -1,0 +1,1 @@
+"""The InnoScript compiler: source -> AST -> checked AST -> verified bytecode bundle."""

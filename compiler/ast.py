@@ -1,0 +1,364 @@
+"""The InnoScript AST: plain dataclasses, each with its source position.
+
+The builder (builder.py) makes these from Lark's parse tree; the resolver
+annotates expression types; the code generator walks them; the renderer and
+the edition diff compare them.  ``pos`` never takes part in equality so two
+cards that say the same thing compare equal wherever they are written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from innoscript.diagnostics import Pos, NOWHERE
+
+
+@dataclass
+class Node:
+    pos: Pos = field(default=NOWHERE, compare=False, repr=False, kw_only=True)
+
+
+# ---------------------------------------------------------------- expressions
+@dataclass
+class Int(Node):
+    value: int
+
+
+@dataclass
+class Str(Node):
+    value: str
+
+
+@dataclass
+class Name(Node):
+    name: str
+
+
+@dataclass
+class Call(Node):
+    fn: str
+    args: list["Expr"]
+
+
+@dataclass
+class BinOp(Node):
+    op: str               # + - * // or and
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass
+class Compare(Node):
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass
+class Not(Node):
+    operand: "Expr"
+
+
+@dataclass
+class Neg(Node):
+    operand: "Expr"
+
+
+@dataclass
+class HasIcon(Node):
+    subject: "Expr"
+    icon: str
+
+
+@dataclass
+class Is(Node):
+    subject: "Expr"
+    what: "Expr"           # a colour (or colours) the cards must be
+
+
+@dataclass
+class In(Node):
+    item: "Expr"
+    collection: "Expr"
+    negate: bool = False
+
+
+@dataclass
+class Where(Node):
+    base: "Expr"
+    cond: "Expr"
+
+
+@dataclass
+class WithIcon(Node):
+    base: "Expr"
+    icon: str
+    negate: bool = False
+
+
+@dataclass
+class Pronoun(Node):
+    who: str               # you, me, them, it
+
+
+@dataclass
+class AnyColor(Node):
+    pass
+
+
+@dataclass
+class ActionVar(Node):
+    name: str
+
+
+@dataclass
+class PlayerSet(Node):
+    kind: str              # all, opponents, others
+
+
+@dataclass
+class Quantified(Node):
+    kind: str              # any, no, all
+    players: PlayerSet
+    cond: "Expr"
+
+
+@dataclass
+class SinglePlayer(Node):
+    extreme: str           # most, least, highest, lowest
+    measure: "Expr"
+
+
+@dataclass
+class Owner(Node):
+    kind: str              # you, me, them, binding, opponents, others, all, any_opponent, any_player
+    name: Optional[str] = None
+
+
+@dataclass
+class Zone(Node):
+    kind: str              # hand score board top achievements revealed junk available available_special junk_special deck revealed_all
+    owner: Optional[Owner] = None
+    age: Optional["Expr"] = None
+
+
+@dataclass
+class ZoneExpr(Node):
+    zone: Zone
+
+
+# ---------------------------------------------------------------- selections
+@dataclass
+class Quantity(Node):
+    kind: str              # one, exact, up_to, range, any_number, all, all_but, half
+    n: Optional["Expr"] = None
+    n2: Optional["Expr"] = None
+    rounding: str = "down"
+
+
+@dataclass
+class Filter(Node):
+    kind: str              # with, without, color, noncolor, value, values, color_on, color_not_on, not_named, where
+    icon: Optional[str] = None
+    color: Optional["Expr"] = None
+    cmp: Optional[str] = None
+    value: Optional["Expr"] = None
+    values: list["Expr"] = field(default_factory=list)
+    zone: Optional[Zone] = None
+    name: Optional[str] = None
+    cond: Optional["Expr"] = None
+
+
+@dataclass
+class Selection(Node):
+    quantity: Optional[Quantity]
+    order: str             # any, highest, lowest
+    position: Optional[str]   # top, bottom
+    each_color: bool
+    filters: list[Filter]
+    source: Union[Zone, Name]
+    chooser: Optional[str] = None   # you, me, owner
+
+
+Expr = Union[Int, Str, Name, Call, BinOp, Compare, Not, Neg, HasIcon, Is, In, Where, WithIcon,
+             Pronoun, AnyColor, ActionVar, PlayerSet, Quantified, SinglePlayer, ZoneExpr]
+
+
+# ---------------------------------------------------------------- statements
+@dataclass
+class Times(Node):
+    kind: str              # each, every
+    expr: "Expr"
+    every: int = 1
+
+
+@dataclass
+class Draw(Node):
+    then: Optional[str]    # meld score tuck reveal junk achieve (None: keep in hand)
+    count: Optional["Expr"]
+    age: "Expr"
+    times: Optional[Times] = None
+    bind: Optional[str] = None
+
+
+@dataclass
+class Move(Node):
+    verb: str
+    selection: Selection
+    times: Optional[Times] = None
+    bind: Optional[str] = None
+
+
+@dataclass
+class Transfer(Node):
+    selection: Selection
+    dest: Zone
+    times: Optional[Times] = None
+    bind: Optional[str] = None
+
+
+@dataclass
+class Exchange(Node):
+    first: Selection
+    second: Selection
+
+
+@dataclass
+class Splay(Node):
+    color: "Expr"
+    direction: str
+
+
+@dataclass
+class Unsplay(Node):
+    color: "Expr"
+
+
+@dataclass
+class Rearrange(Node):
+    color: "Expr"
+
+
+@dataclass
+class YouDo(Node):
+    negate: bool = False
+
+
+@dataclass
+class If(Node):
+    cond: Union["Expr", YouDo]
+    then: list["Stmt"]
+    orelse: Optional[list["Stmt"]] = None
+
+
+@dataclass
+class May(Node):
+    body: list["Stmt"]
+    block: bool            # 'may { ... }' rather than 'may <statement>'
+
+
+@dataclass
+class Either(Node):
+    options: list[list["Stmt"]]
+
+
+@dataclass
+class Choose(Node):
+    kind: str              # color value player icon two_colors
+    source: Optional["Expr"]
+    chooser: Optional[str]
+    name: str
+
+
+@dataclass
+class ChooseCards(Node):
+    selection: Selection
+    name: str
+
+
+@dataclass
+class Let(Node):
+    name: str
+    expr: "Expr"
+
+
+@dataclass
+class Record(Node):
+    name: str
+    expr: "Expr"
+
+
+@dataclass
+class ForEach(Node):
+    name: str
+    iterable: "Expr"
+    body: list["Stmt"]
+
+
+@dataclass
+class Repeat(Node):
+    name: Optional[str] = None
+    expr: Optional["Expr"] = None
+
+
+@dataclass
+class EndDogma(Node):
+    pass
+
+
+@dataclass
+class Win(Node):
+    player: "Expr"
+
+
+@dataclass
+class Lose(Node):
+    player: "Expr"
+
+
+@dataclass
+class Claim(Node):
+    achievement: str
+
+
+@dataclass
+class Execute(Node):
+    kind: str              # execute self-execute super-execute
+    target: "Expr"
+
+
+Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May, Either, Choose,
+             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute]
+
+
+# ---------------------------------------------------------------- cards
+@dataclass
+class Effect(Node):
+    kind: str              # demand, non_demand, compel
+    body: list[Stmt]
+
+
+@dataclass
+class Meta(Node):
+    key: str
+    value: object
+
+
+@dataclass
+class Card(Node):
+    name: str
+    meta: list[Meta]
+    effects: list[Effect]
+    path: str = field(default="", compare=False)
+
+    def get(self, key: str, default=None):
+        for m in self.meta:
+            if m.key == key:
+                return m.value
+        return default
+
+    def meta_pos(self, key: str) -> Pos:
+        for m in self.meta:
+            if m.key == key:
+                return m.pos
+        return self.pos

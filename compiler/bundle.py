@@ -1,0 +1,230 @@
+"""The compile driver: card files -> verified chunks -> one edition bundle.
+
+    source --parser--> tree --builder--> AST --resolver--> types
+           --codegen--> chunks --verifier--> bundle (JSON, schema-checked)
+
+A bundle is deterministic: the same sources give byte-identical output
+(sorted keys, cards in age/colour/name order, no timestamps).  Bundles are
+cached by source hash, so a warm load reads JSON instead of parsing.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+
+from innoscript import opcodes as O
+from innoscript.diagnostics import CompileError, Diagnostic, Pos, Reporter
+from innoscript.editions import Edition, load_edition, schema
+from . import ast as A
+from .builder import build
+from .codegen import CodeGen
+from .parser import grammar_text, parse
+from .resolver import Vocabulary, resolve
+from .verifier import VerifyError, verify
+
+BUNDLE_FORMAT = "innoscript-bundle"
+BUNDLE_VERSION = 1
+
+
+@dataclass
+class CompiledCard:
+    ast: A.Card
+    data: dict          # the bundle entry
+
+
+def vocabulary(manifest: dict, card_names: set[str] | None = None) -> Vocabulary:
+    return Vocabulary(colors=list(manifest["colors"]), icons=list(manifest["icons"]), hex=manifest["hex"],
+                      ages=list(manifest["ages"]), sets=list(manifest["sets"]),
+                      card_names=set(card_names or ()),
+                      specials={s["name"] for s in manifest["special_achievements"]})
+
+
+def parse_card(text: str, path: str, vocab: Vocabulary, check_meta: bool = True) -> tuple[A.Card, dict[int, str]]:
+    """Parse, build and resolve one card; raise CompileError with all its errors."""
+    tree = parse(text, path)
+    reporter = Reporter(path)
+    card = build(tree, reporter)
+    types = resolve(card, vocab, reporter, check_meta)
+    if reporter.failed:
+        raise CompileError(reporter.diagnostics, {path: text})
+    return card, types
+
+
+def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
+    card, types = parse_card(text, path, vocab)
+    gen = CodeGen(types)
+    effects = []
+    for eff in card.effects:
+        chunk = gen.effect(eff).to_json()
+        try:
+            chunk["max_stack"] = verify(chunk)
+        except VerifyError as err:  # a compiler bug, but still reported at the source
+            line, col = chunk["lines"][err.pc] if err.pc < len(chunk["lines"]) else (eff.pos.line, eff.pos.column)
+            raise CompileError([Diagnostic("E400", f"bytecode verification failed: {err}", path, Pos(line, col))],
+                               {path: text}) from None
+        effects.append(chunk)
+    icons = card.get("icons") or []
+    data = {
+        "name": card.name,
+        "age": card.get("age"),
+        "color": card.get("color"),
+        "icons": list(icons),
+        "dogma": card.get("dogma"),
+        "set": card.get("set", "base"),
+        "source": path,
+        "effects": effects,
+    }
+    return CompiledCard(card, data)
+
+
+def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
+    """Compile a manifest expression (a special achievement's condition)."""
+    wrapped = f'card "$condition" {{ }}\neffect {{ if {text} {{ }} }}\n'
+    card, types = parse_card(wrapped, where, vocab, check_meta=False)
+    cond = card.effects[0].body[0].cond
+    chunk = CodeGen(types).condition(cond, cond.pos).to_json()
+    chunk["max_stack"] = verify(chunk)
+    return chunk
+
+
+def source_hash(edition: Edition) -> str:
+    h = hashlib.sha256()
+    h.update(f"{BUNDLE_FORMAT}/{BUNDLE_VERSION}/{O.OPCODE_TABLE_VERSION}\n".encode())
+    h.update(grammar_text().encode())
+    h.update(json.dumps(edition.manifest, sort_keys=True).encode())
+    for s in sorted(edition.sources, key=lambda s: s.relpath):
+        h.update(f"\0{s.relpath}\0".encode())
+        h.update(s.text.encode())
+    return h.hexdigest()
+
+
+def _card_order(manifest: dict):
+    colors = manifest["colors"]
+
+    def key(c: dict):
+        return (c["age"] or 0, colors.index(c["color"]) if c["color"] in colors else 99, c["name"])
+    return key
+
+
+def compile_edition(edition: Edition) -> dict:
+    """Compile every card of an edition; raise CompileError listing every error in every file."""
+    vocab = vocabulary(edition.manifest, edition.card_names)
+    cards, errors, sources = [], [], {}
+    seen: dict[str, str] = {}
+    for src in edition.sources:
+        sources[src.relpath] = src.text
+        try:
+            compiled = compile_card(src.text, src.relpath, vocab)
+        except CompileError as err:
+            errors.extend(err.diagnostics)
+            continue
+        if compiled.data["name"] in seen:
+            errors.append(Diagnostic("E208", f"card '{compiled.data['name']}' is also defined in {seen[compiled.data['name']]}",
+                                     src.relpath, compiled.ast.pos))
+            continue
+        seen[compiled.data["name"]] = src.relpath
+        cards.append(compiled.data)
+    specials = []
+    for sa in edition.manifest["special_achievements"]:
+        where = f"{edition.name}/edition.json#{sa['name']}"
+        try:
+            specials.append({"name": sa["name"], "claimed_by": sa.get("claimed_by"),
+                             "condition": compile_condition(sa["condition"], where, vocab)})
+        except CompileError as err:
+            errors.extend(err.diagnostics)
+            sources.update(err.sources)
+    if errors:
+        raise CompileError(errors, sources)
+    cards.sort(key=_card_order(edition.manifest))
+    for i, c in enumerate(cards):
+        c["id"] = i
+    bundle = {
+        "format": BUNDLE_FORMAT,
+        "version": BUNDLE_VERSION,
+        "opcode_table_version": O.OPCODE_TABLE_VERSION,
+        "edition": edition.name,
+        "source_hash": source_hash(edition),
+        "manifest": edition.manifest,
+        "cards": cards,
+        "special_achievements": specials,
+    }
+    return bundle
+
+
+def dumps(bundle: dict) -> str:
+    return json.dumps(bundle, sort_keys=True, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def validate_bundle(bundle, where: str = "<bundle>") -> None:
+    """Schema, version and verifier checks; raise CompileError (E501/E502) naming what is wrong."""
+    def fail(code, msg):
+        raise CompileError([Diagnostic(code, msg, where, Pos(0, 0))])
+    if not isinstance(bundle, dict):
+        fail("E501", "a bundle is a JSON object")
+    if bundle.get("format") != BUNDLE_FORMAT:
+        fail("E501", f"not an InnoScript bundle (format {bundle.get('format')!r})")
+    if bundle.get("version") != BUNDLE_VERSION or bundle.get("opcode_table_version") != O.OPCODE_TABLE_VERSION:
+        fail("E502", f"bundle version {bundle.get('version')}/opcodes {bundle.get('opcode_table_version')} "
+                     f"does not match this engine ({BUNDLE_VERSION}/{O.OPCODE_TABLE_VERSION}); recompile it")
+    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("bundle.schema.json")).iter_errors(bundle))
+    if err is not None:
+        fail("E501", f"{'/'.join(map(str, err.absolute_path)) or '(top)'}: {err.message}")
+    for card in bundle["cards"]:
+        for i, chunk in enumerate(card["effects"]):
+            try:
+                verify(chunk)
+            except VerifyError as e:
+                fail("E501", f"card {card['name']!r} effect {i + 1}: bytecode fails verification: {e}")
+    for sa in bundle["special_achievements"]:
+        try:
+            verify(sa["condition"])
+        except VerifyError as e:
+            fail("E501", f"special achievement {sa['name']!r}: condition fails verification: {e}")
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("INNOSCRIPT_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "innoscript")
+    return Path(base)
+
+
+def load_bundle(edition_name: str, use_cache: bool = True) -> dict:
+    """The compiled bundle of an edition, from the cache when its sources are unchanged."""
+    edition = load_edition(edition_name)
+    digest = source_hash(edition)
+    path = cache_dir() / f"{edition.name}-{digest[:24]}.json"
+    if use_cache and path.exists():
+        try:
+            bundle = json.loads(path.read_text(encoding="utf-8"))
+            if bundle.get("source_hash") == digest:
+                return bundle
+        except (OSError, json.JSONDecodeError):
+            pass
+    bundle = compile_edition(edition)
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(dumps(bundle), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            pass
+    return bundle
+
+
+def read_bundle_file(path: str) -> dict:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise CompileError([Diagnostic("E501", f"cannot read bundle: {err}", path, Pos(0, 0))]) from None
+    try:
+        bundle = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise CompileError([Diagnostic("E501", f"bundle is not valid JSON: {err.msg}", path, Pos(err.lineno, err.colno))]) from None
+    validate_bundle(bundle, path)
+    return bundle

@@ -1,0 +1,147 @@
+"""Stage 1: source text -> Lark parse tree, or positioned syntax errors.
+
+The LALR tables are built once (strict mode, so the grammar is proven
+unambiguous) and cached on disk by Lark, keyed by the grammar's hash, so a
+warm start-up does not rebuild them.
+"""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+from lark import Lark, Tree, Token
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from innoscript.diagnostics import CompileError, Diagnostic, Pos, did_you_mean
+
+GRAMMAR_FILE = "innoscript.lark"
+
+
+def grammar_text() -> str:
+    return resources.files("innoscript.grammar").joinpath(GRAMMAR_FILE).read_text(encoding="utf-8")
+
+
+@functools.cache
+def lark_parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", strict=True, propagate_positions=True,
+                maybe_placeholders=False, cache=True)
+
+
+# Human names for the grammar's terminals, used in "expected ..." messages.
+_TERMINAL_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a quoted name", "LBRACE": "'{'", "RBRACE": "'}'",
+    "LPAR": "'('", "RPAR": "')'", "LSQB": "'['", "RSQB": "']'", "COMMA": "','", "NONCOLOR": "'non-<colour>'",
+    "POSSESSIVE": "\"'s\"", "OPPONENTS_POSS": "\"opponents'\"", "PLAYERS_POSS": "\"players'\"",
+    "OPPONENT_POSS": "\"opponent's\"", "PLAYER_POSS": "\"player's\"", "$END": "end of file",
+}
+
+
+def _describe_expected(parser: Lark, expected) -> list[str]:
+    words = []
+    for name in sorted(expected):
+        if name in _TERMINAL_WORDS:
+            words.append(_TERMINAL_WORDS[name])
+            continue
+        try:
+            term = parser.get_terminal(name)
+            pattern = term.pattern
+            words.append(f"'{pattern.value}'" if pattern.type == "str" else name.lower())
+        except KeyError:
+            words.append(name.lower())
+    return sorted(set(words))
+
+
+def _keywords_expected(parser: Lark, expected) -> list[str]:
+    out = []
+    for name in expected:
+        try:
+            pattern = parser.get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str" and pattern.value.replace("-", "").isalpha():
+            out.append(pattern.value)
+    return out
+
+
+def syntax_diagnostic(path: str, err: UnexpectedInput, text: str) -> Diagnostic:
+    parser = lark_parser()
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        if tok.type == "$END":
+            src = text.rstrip().splitlines() or [""]
+            line, col = len(src), len(src[-1]) + 1
+            expected = _describe_expected(parser, err.expected)
+            return Diagnostic("E102", "unexpected end of file; expected " + _join(expected), path,
+                              Pos(line, col, line, col + 1))
+        expected = _describe_expected(parser, err.expected)
+        pos = Pos(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+        hint = None
+        if tok.type == "NAME" or tok.value.isalpha():
+            hint = did_you_mean(str(tok.value), _keywords_expected(parser, err.expected))
+        if hint is None:
+            hint = _misspelt_previous_word(text, tok)
+        msg = f"unexpected {_show(tok)}; expected " + _join(expected)
+        return Diagnostic("E100", msg, path, pos, hint)
+    if isinstance(err, UnexpectedCharacters):
+        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        pos = Pos(err.line, err.column, err.line, err.column + 1)
+        hint = None
+        if ch == "'":
+            hint = "possessives are written \"'s\" after a name, or \"opponents'\", \"players'\""
+        return Diagnostic("E101", f"unexpected character {ch!r}", path, pos, hint)
+    if isinstance(err, UnexpectedEOF):
+        line = text.count("\n") + 1
+        return Diagnostic("E102", "unexpected end of file", path, Pos(line, 1))
+    return Diagnostic("E100", str(err).splitlines()[0], path, Pos(getattr(err, "line", 1), getattr(err, "column", 1)))
+
+
+@functools.cache
+def all_keywords() -> frozenset[str]:
+    words = set()
+    for term in lark_parser().terminals:
+        if term.pattern.type == "str" and term.pattern.value.replace("-", "").isalpha():
+            words.add(term.pattern.value)
+    return frozenset(words)
+
+
+def _misspelt_previous_word(text: str, tok: Token):
+    """A misspelt keyword lexes as a name and the error shows up one token
+    later; look back at the word before the unexpected token."""
+    import re
+    offset = tok.start_pos if tok.start_pos is not None else 0
+    words = re.findall(r"[a-z][a-z-]*", text[:offset])
+    if not words or words[-1] in all_keywords():
+        return None
+    hint = did_you_mean(words[-1], all_keywords())
+    if hint:
+        return f"'{words[-1]}' is not a keyword here; " + hint
+    return None
+
+
+def _show(tok: Token) -> str:
+    if tok.type == "NAME":
+        return f"name '{tok.value}'"
+    if tok.type == "INT":
+        return f"number {tok.value}"
+    return f"'{tok.value}'"
+
+
+def _join(words: list[str], limit: int = 8) -> str:
+    if len(words) > limit:
+        return ", ".join(words[:limit]) + f" or one of {len(words) - limit} more"
+    if len(words) <= 1:
+        return "".join(words) or "something else"
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def parse(text: str, path: str = "<string>") -> Tree:
+    """Parse one card file; raise CompileError for the first syntax error.
+
+    Only the first syntax error is reported: LALR error recovery here would
+    mostly report cascades of the same mistake.  Name and type errors,
+    found after parsing, are all reported in one run.
+    """
+    try:
+        return lark_parser().parse(text)
+    except UnexpectedInput as err:
+        raise CompileError([syntax_diagnostic(path, err, text)], {path: text}) from None

@@ -1,0 +1,511 @@
+"""Stage 3: resolve names and check types on the AST.
+
+Checks, each reported at the offending node's position:
+colours, icons, card names and special achievements against the edition
+(with "did you mean"); bindings used before they are made; builtin calls
+(name, arity, argument types); 'it' outside a filter, 'them' outside a
+player condition; 'if you do' with no earlier action; card metadata.
+
+The result is a map from node id to type, read by the code generator.
+Types: int, bool, cards, color, colors, player, players, icon, values, str.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from innoscript.builtins import BUILTINS
+from innoscript.diagnostics import Reporter, did_you_mean
+from . import ast as A
+
+COLLECTIONS = {"cards", "colors", "players", "values", "icons"}
+ELEMENT = {"cards": "cards", "colors": "color", "players": "player", "values": "int", "icons": "icon"}
+
+
+@dataclass
+class Vocabulary:
+    """What names an edition knows; built from the edition manifest."""
+
+    colors: list[str]
+    icons: list[str]
+    hex: str
+    ages: list[int]
+    sets: list[str]
+    card_names: set[str] = field(default_factory=set)
+    specials: set[str] = field(default_factory=set)
+
+
+def _compatible(have: str, want: str) -> bool:
+    if want == "any" or have == want or have == "any":
+        return True
+    pairs = {("color", "colors"), ("player", "players"), ("int", "values"), ("icon", "icons")}
+    return (have, want) in pairs
+
+
+class Resolver:
+    def __init__(self, vocab: Vocabulary, reporter: Reporter):
+        self.v = vocab
+        self.r = reporter
+        self.types: dict[int, str] = {}
+        self.scopes: list[dict[str, str]] = []
+        self.all_bound: set[str] = set()
+        self.it_type: list[str] = []      # type of 'it' in enclosing filters
+        self.them_depth = 0
+        self.actions_seen = False
+
+    # ------------------------------------------------------------ card
+    def card(self, card: A.Card, check_meta: bool = True) -> dict[int, str]:
+        if check_meta:
+            self.check_meta(card)
+        for eff in card.effects:
+            self.scopes = [{}]
+            self.actions_seen = False
+            self.all_bound = _bindings_in(eff.body)
+            if not eff.body:
+                self.r.error("E305", "this effect has no statements", eff.pos)
+            self.block(eff.body)
+        return self.types
+
+    def check_meta(self, card: A.Card) -> None:
+        seen: dict[str, A.Meta] = {}
+        for m in card.meta:
+            if m.key in seen:
+                self.r.error("E208", f"'{m.key}' is given twice", m.pos)
+            seen[m.key] = m
+        if "same_as" in seen:
+            return
+        for key in ("age", "color", "icons", "dogma"):
+            if key not in seen:
+                self.r.error("E207", f"card '{card.name}' has no '{key}'", card.pos,
+                             f"add '{key} ...' to the card header")
+        if "age" in seen and seen["age"].value not in self.v.ages:
+            self.r.error("E209", f"age {seen['age'].value} is not an age of this edition "
+                                 f"({self.v.ages[0]}-{self.v.ages[-1]})", seen["age"].pos)
+        if "color" in seen:
+            self.color_name(seen["color"].value, seen["color"].pos)
+        if "icons" in seen:
+            m = seen["icons"]
+            hexes = 0
+            for name, pos in zip(m.value, getattr(m, "positions", [m.pos] * 4)):
+                if name == self.v.hex:
+                    hexes += 1
+                else:
+                    self.icon_name(name, pos, allow_hex=True)
+            if hexes != 1:
+                self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its four icons (found {hexes})", m.pos)
+        if "dogma" in seen:
+            self.icon_name(seen["dogma"].value, seen["dogma"].pos)
+        if "set" in seen and seen["set"].value not in self.v.sets:
+            self.r.error("E209", f"unknown set '{seen['set'].value}'", seen["set"].pos,
+                         did_you_mean(seen["set"].value, self.v.sets))
+
+    def color_name(self, name: str, pos) -> bool:
+        if name in self.v.colors:
+            return True
+        self.r.error("E200", f"unknown colour '{name}'", pos, did_you_mean(name, self.v.colors))
+        return False
+
+    def icon_name(self, name: str, pos, allow_hex: bool = False) -> bool:
+        known = self.v.icons + ([self.v.hex] if allow_hex else [])
+        if name in known:
+            return True
+        self.r.error("E201", f"unknown icon '{name}'", pos, did_you_mean(name, known))
+        return False
+
+    def card_name(self, name: str, pos) -> None:
+        if self.v.card_names and name not in self.v.card_names:
+            self.r.error("E202", f"unknown card '{name}'", pos, did_you_mean(name, self.v.card_names))
+
+    # ------------------------------------------------------------ statements
+    def bind(self, name: str, typ: str) -> None:
+        self.scopes[-1][name] = typ
+
+    def lookup(self, name: str):
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def block(self, stmts: list) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s) -> None:
+        m = getattr(self, "s_" + type(s).__name__)
+        m(s)
+
+    def s_Draw(self, s: A.Draw):
+        if s.count is not None:
+            self.expect(s.count, "int")
+        self.expect(s.age, "int")
+        self.times(s.times)
+        self.actions_seen = True
+        if s.bind:
+            self.bind(s.bind, "cards")
+
+    def times(self, t):
+        if t is not None:
+            typ = self.expr(t.expr)
+            if typ not in ("int", "any") and typ not in COLLECTIONS:
+                self.r.error("E300", f"'for {t.kind}' needs a number or a collection, not {typ}", t.expr.pos)
+
+    def s_Move(self, s: A.Move):
+        self.selection(s.selection)
+        self.times(s.times)
+        self.actions_seen = True
+        if s.bind:
+            self.bind(s.bind, "cards")
+
+    def s_Transfer(self, s: A.Transfer):
+        self.selection(s.selection)
+        self.times(s.times)
+        self.zone(s.dest)
+        self.actions_seen = True
+        if s.bind:
+            self.bind(s.bind, "cards")
+
+    def s_Exchange(self, s: A.Exchange):
+        self.selection(s.first)
+        self.selection(s.second)
+        self.actions_seen = True
+
+    def expect_colors(self, e, want: str = "colors") -> None:
+        # A bare unknown name where a colour belongs is reported as a colour.
+        if isinstance(e, A.Name) and self.lookup(e.name) is None and e.name not in self.all_bound \
+                and e.name not in self.v.icons:
+            if self.color_name(e.name, e.pos):
+                self.types[id(e)] = "color"
+            return
+        self.expect(e, want)
+
+    def s_Splay(self, s: A.Splay):
+        self.expect_colors(s.color)
+        self.actions_seen = True
+
+    s_Unsplay = s_Splay
+
+    def s_Rearrange(self, s: A.Rearrange):
+        self.expect_colors(s.color, "color")
+        self.actions_seen = True
+
+    def s_If(self, s: A.If):
+        if isinstance(s.cond, A.YouDo):
+            if not self.actions_seen:
+                self.r.error("E302", "'if you do' needs an earlier action in this effect", s.cond.pos)
+        else:
+            self.expect(s.cond, "bool")
+        self.scopes.append({})
+        self.block(s.then)
+        self.scopes.pop()
+        if s.orelse:
+            self.scopes.append({})
+            self.block(s.orelse)
+            self.scopes.pop()
+
+    def s_May(self, s: A.May):
+        # A may-block's bindings stay visible after it (they are unset if declined).
+        self.block(s.body)
+        self.actions_seen = True
+
+    def s_Either(self, s: A.Either):
+        for opt in s.options:
+            self.scopes.append({})
+            self.block(opt)
+            self.scopes.pop()
+        self.actions_seen = True
+
+    def s_Choose(self, s: A.Choose):
+        elem = {"color": "color", "value": "int", "player": "player", "icon": "icon", "two_colors": "colors"}[s.kind]
+        if s.source is not None:
+            want = {"color": "colors", "value": "values", "player": "players", "icon": "icons", "two_colors": "colors"}[s.kind]
+            self.expect(s.source, want)
+        self.bind(s.name, elem)
+
+    def s_ChooseCards(self, s: A.ChooseCards):
+        self.selection(s.selection)
+        self.bind(s.name, "cards")
+
+    def s_Let(self, s: A.Let):
+        self.bind(s.name, self.expr(s.expr))
+
+    def s_Record(self, s: A.Record):
+        self.expect(s.expr, "int")
+
+    def s_ForEach(self, s: A.ForEach):
+        typ = self.expr(s.iterable)
+        if typ not in COLLECTIONS and typ != "any":
+            self.r.error("E300", f"'each' needs a collection, not {typ}", s.iterable.pos)
+        self.scopes.append({s.name: ELEMENT.get(typ, "any")})
+        self.block(s.body)
+        self.scopes.pop()
+
+    def s_Repeat(self, s: A.Repeat):
+        if s.name is not None:
+            if self.lookup(s.name) is None:
+                self.r.error("E204", f"'repeat with' names '{s.name}', which is not bound in this effect", s.pos)
+            self.expr(s.expr)
+
+    def s_EndDogma(self, s):
+        pass
+
+    def s_Win(self, s: A.Win):
+        self.expect(s.player, "player")
+
+    s_Lose = s_Win
+
+    def s_Claim(self, s: A.Claim):
+        if self.v.specials and s.achievement not in self.v.specials:
+            self.r.error("E203", f"unknown special achievement '{s.achievement}'", s.pos,
+                         did_you_mean(s.achievement, self.v.specials))
+        self.actions_seen = True
+
+    def s_Execute(self, s: A.Execute):
+        self.expect(s.target, "cards")
+        self.actions_seen = True
+
+    # ------------------------------------------------------------ selections
+    def selection(self, sel: A.Selection) -> None:
+        if isinstance(sel.source, A.Name):
+            self.expect(sel.source, "cards")
+        else:
+            self.zone(sel.source)
+        q = sel.quantity
+        if q is not None:
+            for n in (q.n, q.n2):
+                if n is not None:
+                    self.expect(n, "int")
+        self.it_type.append("cards")
+        for f in sel.filters:
+            self.filter(f)
+        self.it_type.pop()
+
+    def filter(self, f: A.Filter) -> None:
+        if f.kind in ("with", "without"):
+            self.icon_name(f.icon, f.pos)
+        elif f.kind in ("color", "noncolor"):
+            self.expect_colors(f.color)
+        elif f.kind == "value":
+            self.expect(f.value, "int")
+        elif f.kind == "values":
+            for v in f.values:
+                self.expect(v, "int")
+        elif f.kind in ("color_on", "color_not_on"):
+            self.zone(f.zone)
+        elif f.kind == "not_named":
+            self.card_name(f.name, f.pos)
+        elif f.kind == "where":
+            self.expect(f.cond, "bool")
+
+    def zone(self, z: A.Zone) -> None:
+        if z.owner is not None and z.owner.kind == "binding":
+            typ = self.name_type(z.owner.name, z.owner.pos)
+            if typ not in ("player", "any", None):
+                self.r.error("E300", f"'{z.owner.name}' is {typ}, not a player", z.owner.pos)
+        if z.owner is not None and z.owner.kind == "them" and self.them_depth == 0:
+            self.r.error("E304", "'their' is only meaningful inside a player condition", z.owner.pos)
+        if z.age is not None:
+            self.expect(z.age, "int")
+
+    # ------------------------------------------------------------ expressions
+    def expect(self, e, want: str) -> str:
+        typ = self.expr(e)
+        if typ is not None and not _compatible(typ, want):
+            self.r.error("E300", f"expected {_article(want)}, found {_article(typ)}", e.pos)
+        return typ
+
+    def name_type(self, name: str, pos):
+        typ = self.lookup(name)
+        if typ is not None:
+            return typ
+        if name in self.all_bound:
+            self.r.error("E210", f"'{name}' is used before it is bound", pos,
+                         "bind it earlier with 'as', 'let' or 'choose'")
+            return None
+        if name in self.v.colors:
+            return "color"
+        if name in self.v.icons:
+            return "icon"
+        known = list(self.v.colors) + list(self.v.icons) + [n for s in self.scopes for n in s]
+        self.r.error("E204", f"unknown name '{name}'", pos, did_you_mean(name, known))
+        return None
+
+    def expr(self, e) -> str:
+        typ = getattr(self, "e_" + type(e).__name__)(e)
+        self.types[id(e)] = typ or "any"
+        return typ or "any"
+
+    def e_Int(self, e):
+        return "int"
+
+    def e_Str(self, e):
+        self.card_name(e.value, e.pos)
+        return "str"
+
+    def e_Name(self, e):
+        return self.name_type(e.name, e.pos)
+
+    def e_Call(self, e: A.Call):
+        b = BUILTINS.get(e.fn)
+        if b is None:
+            self.r.error("E205", f"unknown function '{e.fn}'", e.pos, did_you_mean(e.fn, BUILTINS))
+            for a in e.args:
+                self.expr(a)
+            return None
+        if not b.variadic and len(e.args) != len(b.args):
+            self.r.error("E206", f"{e.fn}() takes {len(b.args)} argument{'s' if len(b.args) != 1 else ''}, "
+                                 f"got {len(e.args)}", e.pos)
+        for i, a in enumerate(e.args):
+            want = b.args[0] if b.variadic else (b.args[i] if i < len(b.args) else "any")
+            if want == "icon" and isinstance(a, A.Name):
+                self.icon_name(a.name, a.pos)
+                self.types[id(a)] = "icon"
+            elif want == "str" and isinstance(a, A.Str):
+                self.types[id(a)] = "str"
+            else:
+                self.expect(a, want)
+        return b.result
+
+    def e_BinOp(self, e: A.BinOp):
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if e.op in ("and", "or") and lt == "bool" and rt == "bool":
+            return "bool"
+        if e.op == "or" and lt in ("color", "colors") and rt in ("color", "colors"):
+            return "colors"
+        if e.op == "or" and lt in ("cards",) and rt == "cards":
+            return "cards"
+        if e.op == "-" and lt in COLLECTIONS | {"color"} and _compatible(rt, lt if lt != "color" else "colors"):
+            return "colors" if lt == "color" else lt
+        if e.op in ("+", "-", "*", "//"):
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if not _compatible(t, "int"):
+                    self.r.error("E300", f"'{e.op}' needs numbers, found {_article(t)}", side.pos)
+            return "int"
+        for side, t in ((e.left, lt), (e.right, rt)):
+            if not _compatible(t, "bool"):
+                self.r.error("E300", f"'{e.op}' needs conditions, found {_article(t)}", side.pos)
+        return "bool"
+
+    def e_Compare(self, e: A.Compare):
+        lt, rt = self.expr(e.left), self.expr(e.right)
+        if e.op in ("==", "!=") and _compatible(lt, rt):
+            return "bool"
+        for side, t in ((e.left, lt), (e.right, rt)):
+            if not _compatible(t, "int"):
+                self.r.error("E300", f"'{e.op}' compares numbers, found {_article(t)}", side.pos,
+                             "use count(...) for how many, value(...) for a card's value")
+        return "bool"
+
+    def e_Not(self, e):
+        self.expect(e.operand, "bool")
+        return "bool"
+
+    def e_Neg(self, e):
+        self.expect(e.operand, "int")
+        return "int"
+
+    def e_HasIcon(self, e: A.HasIcon):
+        self.expect(e.subject, "cards")
+        self.icon_name(e.icon, e.pos)
+        return "bool"
+
+    def e_Is(self, e: A.Is):
+        self.expect(e.subject, "cards")
+        self.expect(e.what, "colors")
+        return "bool"
+
+    def e_In(self, e: A.In):
+        it = self.expr(e.item)
+        ct = self.expr(e.collection)
+        if ct not in COLLECTIONS and ct != "any":
+            self.r.error("E300", f"'in' needs a collection on its right, found {_article(ct)}", e.collection.pos)
+        elif it == "str" and ct != "cards":
+            self.r.error("E300", "a card name can only be looked for among cards", e.item.pos)
+        elif it != "str" and not _compatible(it, ct) and not (it == "cards" and ct == "cards"):
+            self.r.error("E300", f"cannot look for {_article(it)} among {ct}", e.item.pos)
+        return "bool"
+
+    def e_Where(self, e: A.Where):
+        bt = self.expr(e.base)
+        if bt not in COLLECTIONS and bt != "any":
+            self.r.error("E300", f"'where' filters a collection, not {_article(bt)}", e.base.pos)
+        self.it_type.append(ELEMENT.get(bt, "any"))
+        if bt == "players":
+            self.them_depth += 1
+        self.expect(e.cond, "bool")
+        if bt == "players":
+            self.them_depth -= 1
+        self.it_type.pop()
+        return bt
+
+    def e_WithIcon(self, e: A.WithIcon):
+        bt = self.expr(e.base)
+        if bt not in ("cards", "colors", "color", "any"):
+            self.r.error("E300", f"'with {e.icon}' filters cards or colours, not {_article(bt)}", e.base.pos)
+        self.icon_name(e.icon, e.pos)
+        return "colors" if bt == "color" else bt
+
+    def e_Pronoun(self, e: A.Pronoun):
+        if e.who == "it":
+            if not self.it_type:
+                self.r.error("E303", "'it' is only meaningful inside a filter (where ...)", e.pos)
+                return None
+            return self.it_type[-1]
+        if e.who == "them" and self.them_depth == 0:
+            self.r.error("E304", "'them' is only meaningful inside a player condition", e.pos)
+        return "player"
+
+    def e_AnyColor(self, e):
+        return "colors"
+
+    def e_ActionVar(self, e):
+        return "int"
+
+    def e_PlayerSet(self, e):
+        return "players"
+
+    def e_Quantified(self, e: A.Quantified):
+        self.them_depth += 1
+        self.expect(e.cond, "bool")
+        self.them_depth -= 1
+        return "bool"
+
+    def e_SinglePlayer(self, e: A.SinglePlayer):
+        self.them_depth += 1
+        self.expect(e.measure, "int")
+        self.them_depth -= 1
+        return "player"
+
+    def e_ZoneExpr(self, e: A.ZoneExpr):
+        self.zone(e.zone)
+        return "cards"
+
+
+def _article(t: str) -> str:
+    names = {"int": "a number", "bool": "a condition", "cards": "cards", "color": "a colour",
+             "colors": "colours", "player": "a player", "players": "players", "icon": "an icon",
+             "values": "values", "str": "a card name", "any": "a value", "icons": "icons"}
+    return names.get(t, t)
+
+
+def _bindings_in(stmts) -> set[str]:
+    """Every name an effect binds anywhere, to tell 'used before bound' from 'unknown'."""
+    out: set[str] = set()
+
+    def walk(ss):
+        for s in ss:
+            for attr in ("bind", "name"):
+                v = getattr(s, attr, None)
+                if isinstance(v, str) and not isinstance(s, A.Repeat):
+                    out.add(v)
+            for attr in ("then", "orelse", "body"):
+                v = getattr(s, attr, None)
+                if isinstance(v, list):
+                    walk(v)
+            if isinstance(s, A.Either):
+                for o in s.options:
+                    walk(o)
+    walk(stmts)
+    return out
+
+
+def resolve(card: A.Card, vocab: Vocabulary, reporter: Reporter, check_meta: bool = True) -> dict[int, str]:
+    return Resolver(vocab, reporter).card(card, check_meta)

@@ -1,0 +1,44 @@
+"""Builtin functions callable from card scripts: name, argument types,
+result type and a one-line doc.  The resolver checks calls against this
+table, the VM implements each entry (runtime/builtins_impl.py) and the docs
+list it.  Types: int, bool, cards, color, colors, player, players, icon,
+values, str, any.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    args: tuple[str, ...]
+    result: str
+    doc: str
+    variadic: bool = False
+
+
+BUILTINS: dict[str, Builtin] = {b.name: b for b in [
+    Builtin("count", ("any",), "int", "how many cards, colours, values or players"),
+    Builtin("value", ("cards",), "int", "the value of a card (the total value of several; 0 for none)"),
+    Builtin("highest", ("cards",), "int", "the highest value among the cards (0 for none)"),
+    Builtin("lowest", ("cards",), "int", "the lowest value among the cards (0 for none)"),
+    Builtin("color", ("cards",), "color", "the colour of a card (the first of several)"),
+    Builtin("colors", ("cards",), "colors", "the different colours among the cards, in colour order"),
+    Builtin("values_of", ("cards",), "values", "the different values among the cards"),
+    Builtin("values", ("int",), "values", "a list of values: values(7, 8)", variadic=True),
+    Builtin("icons", ("icon", "cards"), "int", "how many of the icon the cards show (visible icons for board cards)"),
+    Builtin("top", ("cards", "color"), "cards", "the top card of that colour among board cards"),
+    Builtin("pile", ("player", "color"), "cards", "the player's pile of that colour, top first"),
+    Builtin("splayed", ("str",), "colors", "colours of your board splayed in a direction ('left', 'right', 'up', 'aslant', 'any')"),
+    Builtin("splay_of", ("player", "color"), "str", "the splay direction of a player's pile ('none' when unsplayed)"),
+    Builtin("points", ("player",), "int", "the player's score (total value of the score pile)"),
+    Builtin("achievements", ("player",), "int", "how many achievements the player has"),
+    Builtin("demand_effects", ("cards",), "int", "how many of the cards have a demand effect"),
+    Builtin("owner", ("cards",), "player", "the player whose zone holds the card"),
+    Builtin("scored_this_turn", ("player",), "int", "cards the player scored this turn"),
+    Builtin("tucked_this_turn", ("player",), "int", "cards the player tucked this turn"),
+    Builtin("all_colors", (), "colors", "every colour of the edition"),
+    Builtin("all_icons", (), "icons", "every icon of the edition (the hex excluded)"),
+    Builtin("ages", (), "values", "every age of the edition"),
+]}

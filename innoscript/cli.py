@@ -1,0 +1,169 @@
+"""The ``innoscript`` command line.
+
+Imports are deferred into each command so ``innoscript --help`` stays fast.
+Bad input never produces a traceback: compile errors print as positioned
+diagnostics and the exit status is 1; a usage error exits 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _errors_out(err, fmt: str = "text") -> int:
+    if fmt == "json":
+        print(json.dumps({"ok": False, "diagnostics": [d.to_json() for d in err.diagnostics]}, indent=2))
+    else:
+        print(err.render(), file=sys.stderr)
+        n = len(err.diagnostics)
+        print(f"{n} error{'s' if n != 1 else ''}", file=sys.stderr)
+    return 1
+
+
+def cmd_check(args) -> int:
+    from innoscript.compiler.bundle import compile_card, vocabulary
+    from innoscript.diagnostics import CompileError, Diagnostic, Pos
+    from innoscript.editions import cards_root, edition_for_path, load_edition, load_manifest
+
+    paths = [Path(p) for p in (args.paths or [str(cards_root())])]
+    files: list[Path] = []
+    diagnostics, sources = [], {}
+    for p in paths:
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.inno")))
+        elif p.exists():
+            files.append(p)
+        else:
+            diagnostics.append(Diagnostic("E103", "no such file or folder", str(p), Pos(0, 0)))
+    vocabs: dict[Path, object] = {}
+    checked = 0
+    for f in files:
+        folder = edition_for_path(f.resolve().parent)
+        try:
+            if args.edition:
+                edition = load_edition(args.edition)
+                key = edition.folder
+                if key not in vocabs:
+                    vocabs[key] = vocabulary(edition.manifest, edition.card_names)
+            elif folder is None:
+                diagnostics.append(Diagnostic("E500", "not inside an edition folder (no edition.json above it); "
+                                              "pass --edition", str(f), Pos(0, 0)))
+                continue
+            else:
+                key = folder
+                if key not in vocabs:
+                    try:
+                        edition = load_edition(folder.name, folder.parent)
+                        vocabs[key] = vocabulary(edition.manifest, edition.card_names)
+                    except CompileError:
+                        vocabs[key] = vocabulary(load_manifest(folder))
+            try:
+                text = f.read_bytes().decode("utf-8")
+            except UnicodeDecodeError as err:
+                diagnostics.append(Diagnostic("E103", f"not UTF-8 text (byte {err.start})", str(f), Pos(1, 1)))
+                continue
+            sources[str(f)] = text
+            compile_card(text, str(f), vocabs[key])
+            checked += 1
+        except CompileError as err:
+            diagnostics.extend(err.diagnostics)
+            sources.update(err.sources)
+    if args.format == "json":
+        print(json.dumps({"ok": not diagnostics, "files": len(files), "diagnostics":
+                          [d.to_json() for d in sorted(diagnostics, key=lambda d: d.sort_key())]}, indent=2))
+        return 1 if diagnostics else 0
+    if diagnostics:
+        return _errors_out(CompileError(diagnostics, sources))
+    print(f"{checked} card file{'s' if checked != 1 else ''} checked, no errors")
+    return 0
+
+
+def cmd_compile(args) -> int:
+    from innoscript.compiler.bundle import compile_edition, dumps
+    from innoscript.diagnostics import CompileError
+    from innoscript.editions import load_edition
+
+    try:
+        bundle = compile_edition(load_edition(args.edition))
+    except CompileError as err:
+        return _errors_out(err)
+    text = dumps(bundle)
+    if args.output in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"{len(bundle['cards'])} cards -> {args.output} (source hash {bundle['source_hash'][:12]})",
+              file=sys.stderr)
+    return 0
+
+
+def find_card(bundle: dict, name: str):
+    from innoscript.diagnostics import suggest
+    for c in bundle["cards"]:
+        if c["name"].lower() == name.lower():
+            return c, None
+    return None, suggest(name, [c["name"] for c in bundle["cards"]])
+
+
+def cmd_dis(args) -> int:
+    from innoscript.compiler.bundle import load_bundle
+    from innoscript.compiler.disasm import disassemble_card
+    from innoscript.diagnostics import CompileError
+    from innoscript.editions import cards_root
+
+    try:
+        bundle = load_bundle(args.edition)
+    except CompileError as err:
+        return _errors_out(err)
+    card, hint = find_card(bundle, args.card)
+    if card is None:
+        print(f"error: no card named {args.card!r} in edition {bundle['edition']}"
+              + (f"; did you mean {hint!r}?" if hint else ""), file=sys.stderr)
+        return 1
+    source = (cards_root() / card["source"]).read_text(encoding="utf-8")
+    sys.stdout.write(disassemble_card(card, source))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
+    from innoscript import __version__
+    p.add_argument("--version", action="version", version=f"innoscript {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    c = sub.add_parser("check", help="check card files for errors (exit 0 clean, 1 errors)")
+    c.add_argument("paths", nargs="*", help="card files or folders (default: every shipped card)")
+    c.add_argument("--edition", help="check against this edition's vocabulary instead of the enclosing folder's")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.set_defaults(func=cmd_check)
+
+    c = sub.add_parser("compile", help="compile an edition to one JSON bundle")
+    c.add_argument("--edition", required=True, help="edition name, e.g. 3e")
+    c.add_argument("-o", "--output", help="output file (default: standard output)")
+    c.set_defaults(func=cmd_compile)
+
+    c = sub.add_parser("dis", help="disassemble a card's bytecode beside its source")
+    c.add_argument("card", help="card name")
+    c.add_argument("--edition", default="3e")
+    c.set_defaults(func=cmd_dis)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    try:
+        return args.func(args)
+    except BrokenPipeError:
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

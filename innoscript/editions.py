@@ -1,0 +1,115 @@
+"""Edition manifests and the card files that belong to each edition.
+
+An edition is a folder under ``cards/`` holding ``edition.json`` (validated
+against schemas/edition.schema.json) and any number of ``*.inno`` card files
+in sub-folders.  An edition may ``inherit`` another: it then uses the other
+edition's card files except where it has a card of the same name.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+from innoscript.diagnostics import CompileError, Diagnostic, Pos
+
+CARD_NAME_RE = re.compile(r'^\s*card\s+"([^"\n]+)"', re.MULTILINE)
+
+
+def cards_root() -> Path:
+    return Path(str(resources.files("innoscript.cards")))
+
+
+@cache
+def schema(name: str) -> dict:
+    return json.loads(resources.files("innoscript").joinpath("schemas", name).read_text(encoding="utf-8"))
+
+
+def normalise_edition(name: str) -> str:
+    name = str(name).strip().lower()
+    return name if not name.isdigit() else name + "e"
+
+
+def available_editions(root: Path | None = None) -> list[str]:
+    root = root or cards_root()
+    return sorted(p.parent.name for p in root.glob("*/edition.json"))
+
+
+@dataclass
+class CardSource:
+    path: Path          # absolute
+    relpath: str        # relative to the cards root, '/'-separated (stable across machines)
+    text: str
+    name: str | None    # from the header, None if unreadable
+
+
+@dataclass
+class Edition:
+    name: str
+    folder: Path
+    manifest: dict
+    sources: list[CardSource]
+
+    @property
+    def card_names(self) -> set[str]:
+        return {s.name for s in self.sources if s.name}
+
+
+def load_manifest(folder: Path) -> dict:
+    path = folder / "edition.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CompileError([Diagnostic("E500", "no edition.json in this edition folder", str(path), Pos(0, 0))]) from None
+    except json.JSONDecodeError as err:
+        raise CompileError([Diagnostic("E500", f"edition.json is not valid JSON: {err.msg}", str(path),
+                                       Pos(err.lineno, err.colno))]) from None
+    errors = sorted(jsonschema.Draft202012Validator(schema("edition.schema.json")).iter_errors(data),
+                    key=lambda e: list(e.absolute_path))
+    if errors:
+        raise CompileError([Diagnostic("E500", f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}",
+                                       str(path), Pos(0, 0)) for e in errors])
+    return data
+
+
+def _read_sources(folder: Path, root: Path) -> list[CardSource]:
+    out = []
+    for p in sorted(folder.rglob("*.inno")):
+        raw = p.read_bytes()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = raw.decode("utf-8", errors="replace")
+        m = CARD_NAME_RE.search(text)
+        out.append(CardSource(p, p.relative_to(root).as_posix(), text, m.group(1) if m else None))
+    return out
+
+
+def load_edition(name: str, root: Path | None = None) -> Edition:
+    root = root or cards_root()
+    name = normalise_edition(name)
+    folder = root / name
+    if not (folder / "edition.json").exists():
+        known = ", ".join(available_editions(root)) or "none"
+        raise CompileError([Diagnostic("E500", f"unknown edition '{name}' (known: {known})", str(folder), Pos(0, 0))])
+    manifest = load_manifest(folder)
+    own = _read_sources(folder, root)
+    sources = list(own)
+    if manifest.get("inherit"):
+        parent = load_edition(manifest["inherit"], root)
+        mine = {s.name for s in own}
+        sources += [s for s in parent.sources if s.name not in mine]
+    return Edition(name, folder, manifest, sources)
+
+
+def edition_for_path(path: Path, root: Path | None = None) -> Path | None:
+    """The edition folder a card file belongs to: the nearest ancestor with edition.json."""
+    for parent in [path] + list(path.parents):
+        if (parent / "edition.json").exists():
+            return parent
+    return None

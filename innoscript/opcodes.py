@@ -1,0 +1,131 @@
+"""The opcode table: the single definition of every InnoScript instruction.
+
+The code generator, the verifier, the VM, the disassembler and the docs all
+read this table; nothing else lists opcodes.  Each entry gives
+
+* ``operands`` -- the kinds of the inline operands, in order.  Kinds:
+  ``const`` (index into the chunk's constants), ``slot`` (local variable),
+  ``target`` (absolute pc), ``int`` (small literal), ``enum:<name>``
+  (index into one of the ``ENUMS`` below);
+* ``pops`` / ``pushes`` -- the stack effect; ``pops`` may name an operand
+  (``"argc"``) whose value is the number of values popped;
+* ``doc`` -- one line for the disassembler and the reference.
+
+An instruction is encoded as a list ``[opcode_number, operand, ...]``; a
+chunk's code is a list of instructions and a pc indexes that list.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
+OPCODE_TABLE_VERSION = 1
+
+ENUMS: dict[str, tuple[str, ...]] = {
+    "binop": ("+", "-", "*", "//", "union", "difference"),
+    "cmp": ("==", "!=", "<", "<=", ">", ">="),
+    "who": ("you", "me"),
+    "players": ("all", "opponents", "others"),
+    "zone": ("hand", "score", "board", "top", "achievements", "revealed"),
+    "global_zone": ("junk", "available", "available_special", "junk_special", "revealed_all"),
+    "position": ("top", "bottom"),
+    "verb": ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take"),
+    "draw": ("draw", "meld", "score", "tuck", "reveal", "junk", "achieve"),
+    "select": ("count", "all", "all_but", "half_down", "half_up", "each_color"),
+    "order": ("any", "highest", "lowest"),
+    "direction": ("left", "right", "up", "aslant"),
+    "choice": ("color", "value", "player", "icon", "two_colors"),
+    "chooser": ("you", "me", "owner"),
+    "extreme": ("most", "least"),
+    "execute": ("execute", "self-execute", "super-execute"),
+}
+
+
+@dataclass(frozen=True)
+class OpInfo:
+    code: int
+    name: str
+    operands: tuple[str, ...]
+    pops: int | str
+    pushes: int
+    doc: str
+    jumps: bool = False       # has a target operand
+    terminal: bool = False    # control never falls through
+
+
+_TABLE: list[tuple] = [
+    # name, operands, pops, pushes, doc, flags
+    ("CONST", ("const",), 0, 1, "push a constant", ""),
+    ("POP", (), 1, 0, "discard the top of the stack", ""),
+    ("DUP", (), 1, 2, "duplicate the top of the stack", ""),
+    ("LOAD", ("slot",), 0, 1, "push a local (a binding made with 'as', 'let' or a loop)", ""),
+    ("STORE", ("slot",), 1, 0, "pop into a local", ""),
+    ("LOAD_ACTION", ("const",), 0, 1, "push a variable kept for the whole dogma action (0 if unset)", ""),
+    ("STORE_ACTION", ("const",), 1, 0, "pop into a dogma-action variable ('record')", ""),
+    ("JUMP", ("target",), 0, 0, "continue at target", "jump terminal"),
+    ("JUMP_IF_FALSE", ("target",), 1, 0, "pop; continue at target if false", "jump"),
+    ("JUMP_IF_TRUE", ("target",), 1, 0, "pop; continue at target if true", "jump"),
+    ("BINARY", ("enum:binop",), 2, 1, "arithmetic or set operation on the two top values", ""),
+    ("COMPARE", ("enum:cmp",), 2, 1, "compare two numbers", ""),
+    ("NOT", (), 1, 1, "boolean negation", ""),
+    ("NEG", (), 1, 1, "arithmetic negation", ""),
+    ("IN", (), 2, 1, "pop collection, value: is the value (or the card so named) in the collection", ""),
+    ("HAS_ICON", ("const",), 1, 1, "pop cards: does any of them show the icon", ""),
+    ("IS_COLOR", (), 2, 1, "pop colours, cards: is every card (at least one) of one of those colours", ""),
+    ("CALL", ("const", "int"), "argc", 1, "call a builtin function (name, argument count)", ""),
+    ("PLAYER", ("enum:who",), 0, 1, "push the performing player (you) or the dogma's owner (me)", ""),
+    ("PLAYERS", ("enum:players",), 0, 1, "push a list of players, seen from 'you', in turn order", ""),
+    ("ZONE", ("enum:zone",), 1, 1, "pop a player or players; push the cards of that zone", ""),
+    ("ZONE_GLOBAL", ("enum:global_zone",), 0, 1, "push the cards of a shared zone", ""),
+    ("DECK", (), 1, 1, "pop an age; push the cards of that supply pile", ""),
+    ("FILTER_POS", ("enum:position",), 1, 1, "keep the top (or bottom) cards of their piles", ""),
+    ("FILTER_ICON", ("const", "int"), 1, 1, "keep cards that show (int=0) or lack (int=1) the icon", ""),
+    ("FILTER_COLOR", ("int",), 2, 1, "pop colours, cards; keep cards of (int=0) or not of (int=1) those colours", ""),
+    ("FILTER_VALUE", ("enum:cmp",), 2, 1, "pop a value, cards; keep cards whose value compares true", ""),
+    ("FILTER_VALUES", (), 2, 1, "pop a list of values, cards; keep cards with one of those values", ""),
+    ("FILTER_NAME", ("const",), 1, 1, "keep cards other than the named card", ""),
+    ("SELECT", ("enum:select", "enum:order", "enum:chooser", "int"), 3, 1,
+     "pop max, min, cards; push the chosen cards (asks the chooser when there is a choice; int=1: may decline)", ""),
+    ("MOVE", ("enum:verb",), 1, 1, "pop cards; meld/score/tuck/... them for 'you'; push the cards moved; set 'did'", ""),
+    ("TRANSFER", ("enum:zone",), 2, 1, "pop player, cards; move the cards to that player's zone; push the cards moved", ""),
+    ("DRAW", ("enum:draw",), 2, 1, "pop age, count; draw (and meld/score/...) that many; push the cards drawn", ""),
+    ("EXCHANGE", (), 2, 0, "pop two card sets and swap their zones", ""),
+    ("SPLAY", ("enum:direction",), 1, 0, "pop a colour or colours (a choice when several); splay that pile of 'you'", ""),
+    ("UNSPLAY", (), 1, 0, "pop a colour or colours; unsplay that pile", ""),
+    ("REARRANGE", (), 1, 0, "pop a colour; the player reorders that pile", ""),
+    ("ASK", (), 0, 1, "ask 'you' a yes/no question ('you may'); push the answer and set 'did' to it", ""),
+    ("CHOOSE", ("enum:choice", "enum:chooser"), 1, 1, "pop the options; the chooser picks one; push it", ""),
+    ("CHOOSE_OPTION", ("int",), 0, 1, "'you' picks one of int options ('either ... or'); push its index", ""),
+    ("DID", (), 0, 1, "push whether the last action was done ('if you do')", ""),
+    ("SET_DID", ("int",), 0, 0, "set the 'did' flag", ""),
+    ("LIST_NEW", (), 0, 1, "push an empty list", ""),
+    ("APPEND", ("slot",), 1, 0, "pop a value and add it to the list in a local (a card set is added card by card)", ""),
+    ("FOR_NEXT", ("slot", "slot", "slot", "int", "target"), 0, 0,
+     "next item of the list in slot 1 (index in slot 2) into slot 3 (int=1: as a one-card set), or continue at target", "jump"),
+    ("PICK_SINGLE", ("enum:extreme",), 2, 1, "pop scores, players; push the single player with the most/least (or none on a tie)", ""),
+    ("WIN", (), 1, 0, "pop a player (or none); that player wins the game", ""),
+    ("LOSE", (), 1, 0, "pop a player; that player loses", ""),
+    ("CLAIM", ("const",), 0, 0, "'you' claim the named special achievement if it is available", ""),
+    ("EXECUTE", ("enum:execute",), 1, 0, "pop cards; 'you' execute the first one's effects (not shared)", ""),
+    ("REPEAT", (), 0, 0, "start this effect again from its first instruction", "terminal"),
+    ("END_DOGMA", (), 0, 0, "the dogma action is complete", "terminal"),
+    ("RETURN", (), 0, 0, "end of the effect", "terminal"),
+    ("RESULT", (), 1, 0, "pop the value of a condition chunk (special achievements) and end", "terminal"),
+]
+
+OPCODES: list[OpInfo] = []
+BY_NAME: dict[str, OpInfo] = {}
+for _i, (_name, _ops, _pops, _pushes, _doc, _flags) in enumerate(_TABLE):
+    _info = OpInfo(_i, _name, _ops, _pops, _pushes, _doc, "jump" in _flags, "terminal" in _flags)
+    OPCODES.append(_info)
+    BY_NAME[_name] = _info
+    globals()[_name] = _i  # opcode numbers as module constants: opcodes.CONST, ...
+
+
+def enum_index(kind: str, value: str) -> int:
+    return ENUMS[kind].index(value)
+
+
+def stack_effect(info: OpInfo, args: list[int]) -> tuple[int, int]:
+    pops = info.pops if isinstance(info.pops, int) else args[1]  # CALL: argc is its second operand
+    return pops, info.pushes

@@ -1,0 +1,1 @@
+"""The InnoScript runtime: game state, the bytecode VM and the rules engine."""

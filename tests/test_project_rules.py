@@ -1,0 +1,30 @@
+"""Project-wide rules: card behaviour lives in card files; the README's test command is CI's."""
+import json
+import re
+from pathlib import Path
+
+from conftest import REFERENCE, ROOT
+
+
+def test_no_card_name_in_python_source():
+    ref = json.loads(REFERENCE.read_text())
+    names = {c["name"] for e in ref["editions"].values() for c in e["cards"]}
+    pattern = re.compile("|".join(re.escape(f'"{n}"') + "|" + re.escape(f"'{n}'") for n in sorted(names)))
+    offenders = []
+    for py in ROOT.rglob("*.py"):
+        rel = py.relative_to(ROOT)
+        if rel.parts[0] in ("tests", ".venv", "site", "build") or "benchmarks" in rel.parts:
+            continue
+        m = pattern.search(py.read_text(errors="ignore"))
+        if m:
+            offenders.append(f"{rel}: {m.group(0)}")
+    assert not offenders
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci" / "run").read_text()
+    blocks = re.findall(r"```sh\n(.*?)\n```", readme, re.S)
+    test_cmd = [b for b in blocks if "pytest" in b]
+    assert len(test_cmd) == 1
+    assert test_cmd[0].strip() in ci
