@@ -199,7 +199,8 @@ class CodeGen:
         if not s.block and len(s.body) == 1:
             inner = s.body[0]
             sel = getattr(inner, "selection", None) or getattr(inner, "first", None)
-            if isinstance(inner, (A.Move, A.Transfer, A.Exchange)) and sel is not None and sel.quantity is not None:
+            # (Not for exchange: declining must leave both sides in place, so it asks first.)
+            if isinstance(inner, (A.Move, A.Transfer)) and sel is not None and sel.quantity is not None:
                 getattr(self, "s_" + type(inner).__name__)(inner, optional=True)
                 return
         self.emit(O.ASK, pos=s.pos)

@@ -108,15 +108,27 @@ def find_card(bundle: dict, name: str):
 
 
 def cmd_dis(args) -> int:
-    from innoscript.compiler.bundle import load_bundle
+    from innoscript.compiler.bundle import compile_card, load_bundle, vocabulary
     from innoscript.compiler.disasm import disassemble_card
     from innoscript.diagnostics import CompileError
-    from innoscript.editions import cards_root
+    from innoscript.editions import cards_root, load_edition
 
     try:
         bundle = load_bundle(args.edition)
     except CompileError as err:
-        return _errors_out(err)
+        # Another card is broken: compile just the one asked for.
+        try:
+            edition = load_edition(args.edition)
+        except CompileError as err2:
+            return _errors_out(err2)
+        src = next((s for s in edition.sources if (s.name or "").lower() == args.card.lower()), None)
+        if src is None:
+            return _errors_out(err)
+        try:
+            data = compile_card(src.text, src.relpath, vocabulary(edition.manifest, edition.card_names)).data
+        except CompileError as err3:
+            return _errors_out(err3)
+        bundle = {"edition": edition.name, "cards": [data]}
     card, hint = find_card(bundle, args.card)
     if card is None:
         print(f"error: no card named {args.card!r} in edition {bundle['edition']}"
