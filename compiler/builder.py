@@ -62,9 +62,6 @@ class Builder(Transformer):
     def meta_set(self, meta, c):
         return A.Meta("set", str(c[0]), pos=_tpos(c[0]))
 
-    def meta_same_as(self, meta, c):
-        return A.Meta("same_as", c[0].value[1:-1], pos=_tpos(c[0]))
-
     def demand_effect(self, meta, c):
         return A.Effect("demand", c[0], pos=_pos(meta))
 

@@ -134,6 +134,35 @@ def _join(words: list[str], limit: int = 8) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+MAX_NESTING = 48
+
+
+def _check_nesting(text: str, path: str) -> None:
+    """Reject absurd nesting up front: later passes recurse over the tree."""
+    depth, line, col = 0, 1, 0
+    in_string = in_comment = False
+    for ch in text:
+        col += 1
+        if ch == "\n":
+            line, col, in_comment, in_string = line + 1, 0, False, False
+            continue
+        if in_comment:
+            continue
+        if ch == '"':
+            in_string = not in_string
+        elif in_string:
+            continue
+        elif ch == "#":
+            in_comment = True
+        elif ch in "([{":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise CompileError([Diagnostic("E306", f"nesting deeper than {MAX_NESTING} levels", path,
+                                               Pos(line, col, line, col + 1))], {path: text})
+        elif ch in ")]}":
+            depth = max(depth - 1, 0)
+
+
 def parse(text: str, path: str = "<string>") -> Tree:
     """Parse one card file; raise CompileError for the first syntax error.
 
@@ -141,6 +170,7 @@ def parse(text: str, path: str = "<string>") -> Tree:
     mostly report cascades of the same mistake.  Name and type errors,
     found after parsing, are all reported in one run.
     """
+    _check_nesting(text, path)
     try:
         return lark_parser().parse(text)
     except UnexpectedInput as err:

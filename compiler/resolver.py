@@ -71,8 +71,6 @@ class Resolver:
             if m.key in seen:
                 self.r.error("E208", f"'{m.key}' is given twice", m.pos)
             seen[m.key] = m
-        if "same_as" in seen:
-            return
         for key in ("age", "color", "icons", "dogma"):
             if key not in seen:
                 self.r.error("E207", f"card '{card.name}' has no '{key}'", card.pos,
@@ -337,7 +335,6 @@ class Resolver:
         return "int"
 
     def e_Str(self, e):
-        self.card_name(e.value, e.pos)
         return "str"
 
     def e_Name(self, e):
@@ -419,6 +416,8 @@ class Resolver:
             self.r.error("E300", f"'in' needs a collection on its right, found {_article(ct)}", e.collection.pos)
         elif it == "str" and ct != "cards":
             self.r.error("E300", "a card name can only be looked for among cards", e.item.pos)
+        elif it == "str":
+            self.card_name(e.item.value, e.item.pos) if isinstance(e.item, A.Str) else None
         elif it != "str" and not _compatible(it, ct) and not (it == "cards" and ct == "cards"):
             self.r.error("E300", f"cannot look for {_article(it)} among {ct}", e.item.pos)
         return "bool"
