@@ -336,6 +336,7 @@ Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May,
 class Effect(Node):
     kind: str              # demand, non_demand, compel
     body: list[Stmt]
+    params: list[Let] = field(default_factory=list)
 
 
 @dataclass

@@ -68,6 +68,15 @@ class Builder(Transformer):
     def plain_effect(self, meta, c):
         return A.Effect("non_demand", c[0], pos=_pos(meta))
 
+    def plain_effect_params(self, meta, c):
+        return A.Effect("non_demand", c[1], c[0], pos=_pos(meta))
+
+    def params(self, meta, c):
+        return list(c)
+
+    def param(self, meta, c):
+        return A.Let(str(c[0]), c[1], pos=_tpos(c[0]))
+
     def compel_effect(self, meta, c):
         return A.Effect("compel", c[0], pos=_pos(meta))
 

@@ -104,6 +104,9 @@ class CodeGen:
         self.c = Chunk(eff.kind)
         self.scopes = [{}]
         self.tmp = 0
+        for p in eff.params:
+            self.s_Let(p)
+        self.entry = self.c.here()  # 'repeat' restarts here, keeping the parameters
         self.block(eff.body)
         self.emit(O.RETURN, pos=_end(eff.pos))
         return self.c
@@ -274,7 +277,7 @@ class CodeGen:
         if s.name is not None:
             self.expr(s.expr)
             self.emit(O.STORE, self.bind(s.name), pos=s.pos)
-        self.emit(O.REPEAT, pos=s.pos)
+        self.emit(O.REPEAT, self.entry, pos=s.pos)
 
     def s_EndDogma(self, s):
         self.emit(O.END_DOGMA, pos=s.pos)

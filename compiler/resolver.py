@@ -51,6 +51,7 @@ class Resolver:
         self.it_type: list[str] = []      # type of 'it' in enclosing filters
         self.them_depth = 0
         self.actions_seen = False
+        self.params: set[str] = set()
 
     # ------------------------------------------------------------ card
     def card(self, card: A.Card, check_meta: bool = True) -> dict[int, str]:
@@ -62,6 +63,9 @@ class Resolver:
             self.all_bound = _bindings_in(eff.body)
             if not eff.body:
                 self.r.error("E305", "this effect has no statements", eff.pos)
+            self.params = {p.name for p in eff.params}
+            for p in eff.params:
+                self.s_Let(p)
             self.block(eff.body)
         return self.types
 
@@ -238,8 +242,9 @@ class Resolver:
 
     def s_Repeat(self, s: A.Repeat):
         if s.name is not None:
-            if self.lookup(s.name) is None:
-                self.r.error("E204", f"'repeat with' names '{s.name}', which is not bound in this effect", s.pos)
+            if self.scopes[0].get(s.name) is None or s.name not in self.params:
+                self.r.error("E204", f"'repeat with' names '{s.name}', which is not a parameter of this effect", s.pos,
+                             f"declare it: effect ({s.name} = ...) {{ ... }}")
             self.expr(s.expr)
 
     def s_EndDogma(self, s):

@@ -67,6 +67,8 @@ def verify(chunk: dict) -> int:
         after = depth - pops + pushes
         max_depth = max(max_depth, after)
         succ = []
+        if info.name == "REPEAT" and depth != 0:
+            raise VerifyError(pc, f"REPEAT with {depth} value(s) left on the stack")
         if info.terminal and not info.jumps:
             want = final_depth if info.name in ("RETURN", "RESULT") else 0
             if info.name == "RESULT":

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 1
+OPCODE_TABLE_VERSION = 2
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -107,7 +107,7 @@ _TABLE: list[tuple] = [
     ("LOSE", (), 1, 0, "pop a player; that player loses", ""),
     ("CLAIM", ("const",), 0, 0, "'you' claim the named special achievement if it is available", ""),
     ("EXECUTE", ("enum:execute",), 1, 0, "pop cards; 'you' execute the first one's effects (not shared)", ""),
-    ("REPEAT", (), 0, 0, "start this effect again from its first instruction", "terminal"),
+    ("REPEAT", ("target",), 0, 0, "start this effect again at target (after its parameters are set)", "jump terminal"),
     ("END_DOGMA", (), 0, 0, "the dogma action is complete", "terminal"),
     ("RETURN", (), 0, 0, "end of the effect", "terminal"),
     ("RESULT", (), 1, 0, "pop the value of a condition chunk (special achievements) and end", "terminal"),

@@ -88,3 +88,38 @@ def test_verifier_checks_depth_at_merges():
              "lines": [[1, 1]] * 4}
     with pytest.raises(VerifyError, match="meet|left on the stack"):
         verify(chunk)
+
+
+def test_effect_parameters_survive_repeat():
+    """'repeat with v = ...' restarts after the parameter initialisation."""
+    from pathlib import Path
+    from innoscript import opcodes as O
+    from innoscript.compiler.bundle import compile_card, vocabulary
+    ed = load_edition("3e")
+    path = Path(__file__).parent / "corpus" / "effect-params.inno"
+    card = compile_card(path.read_text(), path.name, vocabulary(ed.manifest, ed.card_names)).data
+    code = card["effects"][0]["code"]
+    assert code[0][0] == O.CONST and code[1][0] == O.STORE  # v = 10
+    repeats = [ins for ins in code if ins[0] == O.REPEAT]
+    assert repeats == [[O.REPEAT, 2]]
+
+
+def test_repeat_with_requires_a_parameter():
+    from innoscript.compiler.bundle import compile_card, vocabulary
+    ed = load_edition("3e")
+    text = ('card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\n'
+            'effect {\n let v = 1\n repeat with v = 2\n}\n')
+    with pytest.raises(CompileError) as info:
+        compile_card(text, "x.inno", vocabulary(ed.manifest, ed.card_names))
+    assert info.value.diagnostics[0].code == "E204"
+    assert "effect (v = ...)" in info.value.diagnostics[0].hint
+
+
+def test_fourth_edition_forms_compile():
+    """Every form the construct table promises for 4th-edition texts compiles."""
+    from pathlib import Path
+    from innoscript.compiler.bundle import compile_card, vocabulary
+    ed = load_edition("3e")
+    path = Path(__file__).parent / "corpus" / "fourth-edition-forms.inno"
+    card = compile_card(path.read_text(), path.name, vocabulary(ed.manifest, ed.card_names)).data
+    assert card["effects"][0]["code"]
