@@ -201,9 +201,8 @@ class CodeGen:
         # "may <move>" folds into the choice itself: choosing nothing declines.
         if not s.block and len(s.body) == 1:
             inner = s.body[0]
-            sel = getattr(inner, "selection", None) or getattr(inner, "first", None)
-            # (Not for exchange: declining must leave both sides in place, so it asks first.)
-            if isinstance(inner, (A.Move, A.Transfer)) and sel is not None and sel.quantity is not None:
+            # Not for exchange: declining must leave both sides in place, so it asks first.
+            if isinstance(inner, (A.Move, A.Transfer)) and inner.selection.quantity is not None:
                 getattr(self, "s_" + type(inner).__name__)(inner, optional=True)
                 return
         self.emit(O.ASK, pos=s.pos)

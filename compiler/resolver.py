@@ -242,7 +242,7 @@ class Resolver:
 
     def s_Repeat(self, s: A.Repeat):
         if s.name is not None:
-            if self.scopes[0].get(s.name) is None or s.name not in self.params:
+            if s.name not in self.params:
                 self.r.error("E204", f"'repeat with' names '{s.name}', which is not a parameter of this effect", s.pos,
                              f"declare it: effect ({s.name} = ...) {{ ... }}")
             self.expr(s.expr)
