@@ -159,14 +159,16 @@ class CodeGen:
             self.emit(O.TRANSFER, E("zone", s.dest.kind), pos=s.pos)
         self.store_or_pop(s.bind, s.pos)
 
-    def s_Exchange(self, s: A.Exchange, optional: bool = False):
-        self.selection(s.first, None, optional)
-        self.selection(s.second, None, False)
-        self.emit(O.EXCHANGE, pos=s.pos)
+    def s_Exchange(self, s: A.Exchange):
+        # Each side's zone travels with it: an empty side still says where the other side goes.
+        for sel in (s.first, s.second):
+            self.selection(sel, None, False)
+            self.owner(sel.source.owner, sel.source.pos)
+        self.emit(O.EXCHANGE, E("zone", s.first.source.kind), E("zone", s.second.source.kind), pos=s.pos)
 
-    def s_Splay(self, s: A.Splay):
+    def s_Splay(self, s: A.Splay, optional: bool = False):
         self.colors(s.color)
-        self.emit(O.SPLAY, E("direction", s.direction), pos=s.pos)
+        self.emit(O.SPLAY, E("direction", s.direction), int(optional), pos=s.pos)
 
     def s_Unsplay(self, s: A.Unsplay):
         self.colors(s.color)
@@ -204,6 +206,9 @@ class CodeGen:
             # Not for exchange: declining must leave both sides in place, so it asks first.
             if isinstance(inner, (A.Move, A.Transfer)) and inner.selection.quantity is not None:
                 getattr(self, "s_" + type(inner).__name__)(inner, optional=True)
+                return
+            if isinstance(inner, A.Splay):  # the colour choice offers "decline"
+                self.s_Splay(inner, optional=True)
                 return
         self.emit(O.ASK, pos=s.pos)
         jf = self.emit(O.JUMP_IF_FALSE, 0, pos=s.pos)

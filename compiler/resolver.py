@@ -166,8 +166,14 @@ class Resolver:
             self.bind(s.bind, "cards")
 
     def s_Exchange(self, s: A.Exchange):
-        self.selection(s.first)
-        self.selection(s.second)
+        for sel in (s.first, s.second):
+            self.selection(sel)
+            src = sel.source
+            if not (isinstance(src, A.Zone) and src.owner is not None
+                    and src.owner.kind in ("you", "me", "them", "binding")
+                    and src.kind in ("hand", "score", "achievements")):
+                self.r.error("E300", "each side of an exchange takes cards from one player's hand, score pile "
+                                     "or achievements", sel.pos)
         self.actions_seen = True
 
     def expect_colors(self, e, want: str = "colors") -> None:
