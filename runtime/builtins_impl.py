@@ -1,0 +1,134 @@
+"""Implementations of the builtin functions listed in innoscript/builtins.py.
+
+Each takes the engine, the calling frame and the evaluated arguments.  A
+test checks that every builtin of the table has an implementation here.
+"""
+from __future__ import annotations
+
+from .state import card_visible_icons, is_top, locate, points
+
+
+def _list(v):
+    if v is None:
+        return []
+    return v if isinstance(v, list) else [v]
+
+
+def _count(e, f, x):
+    if isinstance(x, int) and not isinstance(x, bool):
+        return x
+    return len(_list(x))
+
+
+def _value(e, f, cs):
+    return sum(e.cards.age[c] for c in _list(cs))
+
+
+def _highest(e, f, cs):
+    return max((e.cards.age[c] for c in _list(cs)), default=0)
+
+
+def _lowest(e, f, cs):
+    return min((e.cards.age[c] for c in _list(cs)), default=0)
+
+
+def _color(e, f, cs):
+    cs = _list(cs)
+    return e.cards.color[cs[0]] if cs else None
+
+
+def _colors(e, f, cs):
+    present = {e.cards.color[c] for c in _list(cs)}
+    return [c for c in e.cards.colors if c in present]
+
+
+def _values_of(e, f, cs):
+    return sorted({e.cards.age[c] for c in _list(cs)})
+
+
+def _values(e, f, *vs):
+    return [v for v in vs if v is not None]
+
+
+def _icons(e, f, icon, cs):
+    return sum(card_visible_icons(e.cards, e.state, c).count(icon) for c in _list(cs))
+
+
+def _top(e, f, cs, color):
+    return [c for c in _list(cs) if e.cards.color[c] == color and is_top(e.state, c)][:1]
+
+
+def _pile(e, f, p, color):
+    if p is None or color is None:
+        return []
+    return list(e.state["players"][p]["board"][color]["cards"])
+
+
+def _below(e, f, cs, n):
+    return _list(cs)[max(n, 0):]
+
+
+def _last(e, f, cs, n):
+    cs = _list(cs)
+    return cs[len(cs) - n:] if n > 0 else []
+
+
+def _splayed(e, f, direction):
+    board = e.state["players"][f["you"]]["board"]
+    return [c for c in e.cards.colors
+            if (board[c]["splay"] != "none" if direction == "any" else board[c]["splay"] == direction)]
+
+
+def _splay_of(e, f, p, color):
+    return e.state["players"][p]["board"][color]["splay"]
+
+
+def _points(e, f, p):
+    return points(e.cards, e.state, p) if p is not None else 0
+
+
+def _achievements(e, f, p):
+    return len(e.state["players"][p]["achievements"]) if p is not None else 0
+
+
+def _demand_effects(e, f, cs):
+    return sum(1 for c in _list(cs) if e.cards.has_demand[c])
+
+
+def _owner(e, f, cs):
+    cs = _list(cs)
+    return locate(e.state, cs[0])[1] if cs else None
+
+
+def _scored(e, f, p):
+    return e.state["turn"]["scored"][p]
+
+
+def _tucked(e, f, p):
+    return e.state["turn"]["tucked"][p]
+
+
+def _all_colors(e, f):
+    return list(e.cards.colors)
+
+
+def _all_icons(e, f):
+    return list(e.cards.icons)
+
+
+def _ages(e, f):
+    return list(e.cards.ages)
+
+
+IMPLEMENTATIONS = {
+    "count": _count, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
+    "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
+    "pile": _pile, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of,
+    "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
+    "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
+    "all_icons": _all_icons, "ages": _ages,
+}
+
+
+def call(engine, frame, name: str, args: list):
+    return IMPLEMENTATIONS[name](engine, frame, *args)

@@ -1,0 +1,697 @@
+"""The rules engine: set-up, turns, actions, dogma, achievements and winning.
+
+The engine drives the VM (runtime/vm.py) and owns every decision.  All
+progress is kept in the JSON state (runtime/state.py), so the engine can be
+rebuilt from a saved game at any decision.  Everything that differs between
+editions comes from the bundle's manifest: ages, achievements to win,
+opening turns, special achievements and their conditions, rule switches.
+
+Decisions are dicts ``{"id", "player", "kind", "options", "min", "max",
+"optional", "source", "prompt"}``; kinds: ``initial_meld``, ``action``,
+``select_cards``, ``yes_no``, ``choose`` (with ``what``: color, value, player,
+icon, two_colors), ``choose_option``, ``splay_color``, ``order``.
+"""
+from __future__ import annotations
+
+import copy
+import random
+
+from . import vm
+from .state import (Cards, GameOver, draw_age, highest_top_value, locate, new_state, place, points,
+                    remove_from_anywhere, top_cards, icon_count)
+
+STEP_BUDGET = 200_000          # VM instructions per answer before a runaway effect is stopped
+MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
+
+PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
+        "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "taken",
+        "transfer": "transferred", "exchange": "exchanged", "draw": "drawn"}
+
+
+class IllegalAnswer(Exception):
+    """An answer that the pending decision does not allow; the state is unchanged."""
+
+
+class Engine:
+    """One game: the bundle's cards plus the JSON state."""
+
+    def __init__(self, bundle: dict, state: dict):
+        self.cards = Cards(bundle)
+        self.state = state
+        self.events: list[dict] = []
+        self.budget = STEP_BUDGET
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new_game(cls, bundle: dict, players: int = 2, seed: int = 0, names: list[str] | None = None) -> "Engine":
+        m = bundle["manifest"]
+        if not m["players"]["min"] <= players <= m["players"]["max"]:
+            raise ValueError(f"this edition is for {m['players']['min']}-{m['players']['max']} players, not {players}")
+        names = names or [f"Player {i + 1}" for i in range(players)]
+        cards = Cards(bundle)
+        state = new_state(cards, names, seed)
+        rng = random.Random(seed)
+        for age in cards.ages:
+            pile = [c["id"] for c in cards.cards if c["age"] == age]
+            rng.shuffle(pile)
+            state["supply"][str(age)] = pile
+        for age in m["standard_achievement_ages"]:
+            state["available"]["standard"].append(state["supply"][str(age)].pop(0))
+        for _ in range(m["initial_hand"]):
+            for p in range(players):
+                state["players"][p]["hand"].append(state["supply"][str(min(cards.ages))].pop(0))
+        engine = cls(bundle, state)
+        engine.advance()
+        return engine
+
+    # ------------------------------------------------------------ public surface
+    @property
+    def pending(self):
+        return self.state["pending"]
+
+    @property
+    def over(self) -> bool:
+        return self.state["phase"] == "over"
+
+    def legal_actions(self) -> list[dict]:
+        p = self.state["pending"]
+        return list(p["options"]) if p and p["kind"] == "action" else []
+
+    def answer(self, answer, player: int | None = None) -> list[dict]:
+        """Answer the pending decision; return the events that followed.
+
+        An illegal answer raises IllegalAnswer and leaves the state exactly as it was.
+        """
+        pending = self.state["pending"]
+        if self.state["phase"] == "over" or pending is None:
+            raise IllegalAnswer("the game is over; there is nothing to answer")
+        if player is not None and player != pending["player"]:
+            raise IllegalAnswer(f"decision {pending['id']} is for player {pending['player']}, not player {player}")
+        value = self.validate(pending, answer)
+        saved = copy.deepcopy(self.state)
+        self.events = []
+        self.budget = STEP_BUDGET
+        try:
+            self.state["pending"] = None
+            kind = pending["kind"]
+            try:
+                if kind == "initial_meld":
+                    self._initial_meld(pending["player"], value)
+                elif kind == "action":
+                    self._do_action(value)
+                else:
+                    self._top_frame()["answer"] = value
+            except GameOver:
+                self._game_over()
+            self.advance()
+        except Exception:
+            self.state = saved
+            raise
+        return self.events
+
+    # ------------------------------------------------------------ validation
+    def validate(self, pending: dict, answer):
+        kind, options = pending["kind"], pending["options"]
+        if kind in ("action",):
+            if answer not in options:
+                raise IllegalAnswer(f"{answer!r} is not a legal action now")
+            return answer
+        if kind == "yes_no":
+            if not isinstance(answer, bool):
+                raise IllegalAnswer("answer yes (true) or no (false)")
+            return answer
+        if kind == "choose_option":
+            if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < len(options):
+                raise IllegalAnswer(f"choose an option from 0 to {len(options) - 1}")
+            return answer
+        if kind in ("initial_meld", "choose", "splay_color") and pending.get("max", 1) == 1 and kind != "select_cards":
+            if answer is None and pending.get("optional"):
+                return None
+            if answer not in options:
+                raise IllegalAnswer(f"{answer!r} is not one of the options {options}")
+            return answer
+        if kind in ("select_cards", "choose"):
+            if not isinstance(answer, list) or len(set(map(repr, answer))) != len(answer):
+                raise IllegalAnswer("answer with a list of distinct options")
+            bad = [a for a in answer if a not in options]
+            if bad:
+                raise IllegalAnswer(f"{bad!r} are not among the options")
+            if not pending["min"] <= len(answer) <= pending["max"]:
+                raise IllegalAnswer(f"choose between {pending['min']} and {pending['max']}, not {len(answer)}")
+            if pending.get("one_per_color"):
+                colors = [self.cards.color[c] for c in answer]
+                if len(set(colors)) != len(colors) or len(answer) != len({self.cards.color[c] for c in options}):
+                    raise IllegalAnswer("choose exactly one card of each colour")
+            return answer
+        if kind == "order":
+            if not isinstance(answer, list) or sorted(answer) != sorted(options):
+                raise IllegalAnswer("answer with the pile's cards in their new order, top first")
+            return answer
+        raise IllegalAnswer(f"unknown decision kind {kind}")
+
+    # ------------------------------------------------------------ main loop
+    def advance(self) -> None:
+        """Run until a decision is pending or the game is over."""
+        st = self.state
+        try:
+            while st["phase"] != "over" and st["pending"] is None:
+                phase = st["phase"]
+                if phase == "setup":
+                    self._ask_initial_melds()
+                elif phase == "action":
+                    self._ask_action()
+                elif phase == "dogma":
+                    self._run_dogma()
+        except vm.NeedDecision:
+            return
+        except GameOver:
+            self._game_over()
+
+    def _game_over(self):
+        st = self.state
+        st["phase"] = "over"
+        st["pending"] = None
+        st["dogma"] = None
+
+    def ask(self, decision: dict, frame: dict | None = None):
+        """Return the frame's answer if it has one; otherwise make the decision pending and stop."""
+        if frame is not None and "answer" in frame:
+            return frame.pop("answer")
+        st = self.state
+        st["decisions"] += 1
+        decision.setdefault("optional", False)
+        decision.setdefault("min", 1)
+        decision.setdefault("max", 1)
+        if frame is not None and frame["card"] >= 0:
+            decision.setdefault("source", self.cards.name[frame["card"]])
+        decision["id"] = st["decisions"]
+        st["pending"] = decision
+        raise vm.NeedDecision()
+
+    def emit(self, type_: str, **data) -> None:
+        self.events.append({"type": type_, **data})
+
+    # ------------------------------------------------------------ set-up and turns
+    def _ask_initial_melds(self):
+        st = self.state
+        for p, choice in enumerate(st["setup_melds"]):
+            if choice is None:
+                self.ask({"player": p, "kind": "initial_meld", "options": list(st["players"][p]["hand"]),
+                          "prompt": "choose a card to meld first"})
+        # every player has chosen: meld them together, first player by card title
+        for p, cid in enumerate(st["setup_melds"]):
+            self._meld(p, cid)
+        names = [(self.cards.name[cid], p) for p, cid in enumerate(st["setup_melds"])]
+        first = min(names)[1]
+        st["turn"].update(number=1, active=first, actions_left=self._actions_for_turn(1))
+        st["phase"] = "action"
+        self.emit("turn", number=1, player=first)
+
+    def _initial_meld(self, p, cid):
+        self.state["setup_melds"][p] = cid
+
+    def _actions_for_turn(self, number: int) -> int:
+        n = str(len(self.state["players"]))
+        return 1 if number <= self.cards.manifest["opening_single_action_turns"].get(n, 0) else 2
+
+    def _ask_action(self):
+        st = self.state
+        p = st["turn"]["active"]
+        self.ask({"player": p, "kind": "action", "options": self.compute_legal_actions(p),
+                  "prompt": "choose an action"})
+
+    def compute_legal_actions(self, p: int) -> list[dict]:
+        st = self.state
+        acts = [{"type": "draw"}]
+        acts += [{"type": "meld", "card": c} for c in st["players"][p]["hand"]]
+        score, top = points(self.cards, st, p), highest_top_value(self.cards, st, p)
+        ages = sorted({self.cards.age[c] for c in st["available"]["standard"]})
+        acts += [{"type": "achieve", "age": a} for a in ages if score >= 5 * a and top >= a]
+        acts += [{"type": "dogma", "card": c} for c in top_cards(st, p)]
+        return acts
+
+    def _do_action(self, action: dict):
+        st = self.state
+        p = st["turn"]["active"]
+        t = action["type"]
+        self.emit("action", player=p, action=action)
+        if t == "draw":
+            self.draw_one(p, highest_top_value(self.cards, st, p))
+            self.after_change()
+            self._end_action()
+        elif t == "meld":
+            self._meld(p, action["card"])
+            self.after_change()
+            self._end_action()
+        elif t == "achieve":
+            cid = next(c for c in st["available"]["standard"] if self.cards.age[c] == action["age"])
+            remove_from_anywhere(st, cid)
+            st["players"][p]["achievements"].append(cid)
+            self.emit("achieve", player=p, age=action["age"])
+            self.check_win_by_achievements()
+            self.after_change()
+            self._end_action()
+        elif t == "dogma":
+            self._start_dogma(p, action["card"])
+
+    def _end_action(self):
+        st = self.state
+        if st["phase"] == "over":
+            return
+        st["phase"] = "action"
+        st["dogma"] = None
+        st["turn"]["actions_left"] -= 1
+        if st["turn"]["actions_left"] <= 0:
+            n = len(st["players"])
+            st["turn"]["number"] += 1
+            st["turn"]["active"] = (st["turn"]["active"] + 1) % n
+            st["turn"]["actions_left"] = self._actions_for_turn(st["turn"]["number"])
+            st["turn"]["scored"] = [0] * n
+            st["turn"]["tucked"] = [0] * n
+            self.emit("turn", number=st["turn"]["number"], player=st["turn"]["active"])
+
+    def players_from(self, p: int, include_self: bool) -> list[int]:
+        """Players in turn order starting at p's left (p itself last when included)."""
+        n = len(self.state["players"])
+        order = [(p + i) % n for i in range(1, n)]
+        return order + [p] if include_self else order
+
+    # ------------------------------------------------------------ dogma
+    def _start_dogma(self, p: int, cid: int):
+        st = self.state
+        icon = self.cards.cards[cid]["dogma"]
+        counts = [icon_count(self.cards, st, q, icon) for q in range(len(st["players"]))]
+        items = []
+        for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
+            if chunk["kind"] == "demand":
+                items += [[cid, e, q, p, False] for q in self.players_from(p, False) if counts[q] < counts[p]]
+            elif chunk["kind"] == "compel":
+                items += [[cid, e, q, p, False] for q in self.players_from(p, False) if counts[q] >= counts[p]]
+            else:
+                items += [[cid, e, q, p, q != p] for q in self.players_from(p, True) if counts[q] >= counts[p]]
+        st["dogma"] = {"card": cid, "active": p, "icon": icon, "counts": counts, "vars": {},
+                       "changes": 0, "shared_change": False, "stack": [{"work": items}]}
+        st["phase"] = "dogma"
+        self.emit("dogma", player=p, card=cid, icon=icon, counts=counts)
+
+    def action_vars(self) -> dict:
+        return self.state["dogma"]["vars"]
+
+    def _top_frame(self) -> dict:
+        return self.state["dogma"]["stack"][-1]
+
+    def _run_dogma(self):
+        st = self.state
+        d = st["dogma"]
+        stack = d["stack"]
+        while stack:
+            top = stack[-1]
+            if "work" in top:
+                if not top["work"]:
+                    stack.pop()
+                    continue
+                card, effect, you, me, sharer = top["work"].pop(0)
+                frame = vm.new_frame(self.cards, card, effect, you, me, sharer=sharer,
+                                     changes_at_start=d["changes"], depth=top.get("depth", 0))
+                stack.append(frame)
+                self.emit("effect", card=card, effect=effect, player=you)
+                continue
+            status = vm.run(self, top)
+            if status == "done":
+                stack.pop()
+                self._finish_frame(top)
+            elif status == "end_dogma":
+                stack.clear()
+        # the dogma action is over: the sharing bonus, then the action ends
+        if d["shared_change"]:
+            self.emit("sharing_bonus", player=d["active"])
+            self.draw_one(d["active"], highest_top_value(self.cards, st, d["active"]))
+            self.after_change()
+        self._end_action()
+
+    def _finish_frame(self, frame):
+        st = self.state
+        you = frame["you"]
+        for cid in list(st["players"][you]["revealed"]):  # revealed cards go back to the hand
+            st["players"][you]["revealed"].remove(cid)
+            st["players"][you]["hand"].append(cid)
+        if frame.get("sharer") and st["dogma"]["changes"] > frame["changes_at_start"]:
+            st["dogma"]["shared_change"] = True
+
+    def execute(self, frame, cid: int, kind: str):
+        depth = frame.get("depth", 0) + 1
+        if depth > MAX_EXECUTE_DEPTH:
+            raise vm.RuntimeFault(f"more than {MAX_EXECUTE_DEPTH} nested executions: an endless chain was stopped",
+                                  self.cards.name[frame["card"]])
+        you = frame["you"]
+        items = []
+        for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
+            if chunk["kind"] == "non_demand":
+                items.append([cid, e, you, you, False])
+            elif kind == "super-execute" and chunk["kind"] == "demand":
+                items += [[cid, e, q, you, False] for q in self.players_from(you, False)]
+        self.emit("execute", player=you, card=cid, kind=kind)
+        self.state["dogma"]["stack"].append({"work": items, "depth": depth})
+
+    # ------------------------------------------------------------ card moves
+    def _count_change(self, n: int = 1):
+        d = self.state["dogma"]
+        if d is not None:
+            d["changes"] += n
+
+    def _demand_stat(self, frame, verb: str, n: int):
+        if frame is not None and frame["kind"] == "demand" and n:
+            v = self.action_vars()
+            key = f"{PAST[verb]}_by_demand"
+            v[key] = v.get(key, 0) + n
+
+    def _meld(self, p: int, cid: int, bottom: bool = False):
+        remove_from_anywhere(self.state, cid)
+        place(self.cards, self.state, cid, "board", p, bottom=bottom)
+        self.emit("tuck" if bottom else "meld", player=p, card=cid)
+
+    def _put(self, p: int, cid: int, verb: str):
+        """Move one card for player p by a verb (no checks, no decisions)."""
+        st = self.state
+        if verb == "meld":
+            self._meld(p, cid)
+            return
+        if verb == "tuck":
+            self._meld(p, cid, bottom=True)
+            st["turn"]["tucked"][p] += 1
+            return
+        if verb == "keep":
+            zone, owner, _ = locate(st, cid)
+            if zone != "revealed":
+                return
+            remove_from_anywhere(st, cid)
+            st["players"][owner]["hand"].append(cid)
+            self.emit("keep", player=owner, card=cid)
+            return
+        if verb == "reveal":
+            zone, owner, _ = locate(st, cid)
+            if zone == "revealed":
+                return
+            remove_from_anywhere(st, cid)
+            st["players"][p if owner is None else owner]["revealed"].append(cid)
+            self.emit("reveal", player=p, card=cid)
+            return
+        remove_from_anywhere(st, cid)
+        if verb == "score":
+            place(self.cards, st, cid, "score", p)
+            st["turn"]["scored"][p] += 1
+        elif verb == "return":
+            place(self.cards, st, cid, "supply", None)
+        elif verb in ("junk", "remove"):
+            place(self.cards, st, cid, "junk" if verb == "junk" else "removed", None)
+        elif verb == "achieve":
+            place(self.cards, st, cid, "achievements", p)
+        elif verb == "take":
+            place(self.cards, st, cid, "hand", p)
+        self.emit(verb, player=p, card=cid)
+
+    def move(self, frame, cids: list[int], verb: str) -> list[int]:
+        p = frame["you"]
+        moved = []
+        for cid in cids:
+            self._put(p, cid, verb)
+            moved.append(cid)
+        self._settle(frame, verb, moved)
+        if verb == "achieve" and moved:
+            self.check_win_by_achievements()
+        return moved
+
+    def _settle(self, frame, verb, moved):
+        full = frame.pop("sel_full", None)
+        frame["sel_full"] = None
+        frame["did"] = bool(moved) and full is not False
+        self._demand_stat(frame, verb, len(moved))
+        self._count_change(len(moved))
+        if moved:
+            self.after_change()
+
+    def transfer(self, frame, cids: list[int], target, zone: str) -> list[int]:
+        st = self.state
+        targets = target if isinstance(target, list) else [target]
+        to = targets[0] if targets else frame["you"]
+        moved = []
+        for cid in cids:
+            remove_from_anywhere(st, cid)
+            if zone == "board":
+                place(self.cards, st, cid, "board", to)
+            elif zone == "top":
+                place(self.cards, st, cid, "board", to)
+            else:
+                place(self.cards, st, cid, {"revealed": "revealed"}.get(zone, zone), to)
+            self.emit("transfer", player=frame["you"], to=to, zone=zone, card=cid)
+            moved.append(cid)
+        self._settle(frame, "transfer", moved)
+        if zone == "achievements" and moved:
+            self.check_win_by_achievements()
+        return moved
+
+    def exchange(self, frame, a, pa, za, b, pb, zb):
+        st = self.state
+        for cid in a + b:
+            remove_from_anywhere(st, cid)
+        for cid in a:
+            place(self.cards, st, cid, zb, pb)
+        for cid in b:
+            place(self.cards, st, cid, za, pa)
+        self.emit("exchange", player=frame["you"], cards=a, other=b)
+        frame["sel_full"] = None
+        frame["did"] = bool(a or b)
+        self._demand_stat(frame, "exchange", len(a) + len(b))
+        self._count_change(len(a) + len(b))
+        self.after_change()
+
+    def draw_one(self, p: int, value: int) -> int:
+        """The standard draw: value (at least the first age), skipping empty ages; past the last age the game ends."""
+        st = self.state
+        age = draw_age(self.cards, st, value)
+        if age is None:
+            self.emit("draw_past_end", player=p, value=value)
+            self.end_by_score()
+        cid = st["supply"][str(age)].pop(0)
+        st["players"][p]["hand"].append(cid)
+        self.emit("draw", player=p, card=cid, age=age)
+        self._count_change()
+        return cid
+
+    def draw_effect(self, frame, count: int, value: int, then: str) -> list[int]:
+        p = frame["you"]
+        drawn = []
+        for _ in range(max(count, 0)):
+            cid = self.draw_one(p, value)
+            if then != "draw":
+                self._put(p, cid, then)
+            drawn.append(cid)
+            self.after_change()
+        frame["sel_full"] = None
+        frame["did"] = bool(drawn)
+        return drawn
+
+    def splay(self, frame, colors: list[str], direction: str, optional: bool):
+        board = self.state["players"][frame["you"]]["board"]
+        if direction == "none":
+            cands = [c for c in colors if board[c]["splay"] != "none"]
+        else:
+            cands = [c for c in colors if len(board[c]["cards"]) >= 2 and board[c]["splay"] != direction]
+        frame["did"] = False
+        if not cands:
+            return
+        if len(cands) == 1 and not optional:
+            color = cands[0]
+        else:
+            color = self.ask({"player": frame["you"], "kind": "splay_color", "options": cands, "optional": optional,
+                              "direction": direction, "prompt": f"splay a colour {direction}"}, frame)
+            if color is None:
+                return
+        board[color]["splay"] = direction
+        frame["did"] = True
+        self.emit("splay", player=frame["you"], color=color, direction=direction)
+        self._count_change()
+        self.after_change()
+
+    def rearrange(self, frame, color):
+        pile = self.state["players"][frame["you"]]["board"][color]["cards"]
+        frame["did"] = False
+        if len(pile) < 2:
+            return
+        order = self.ask({"player": frame["you"], "kind": "order", "options": list(pile), "min": len(pile),
+                          "max": len(pile), "prompt": f"put your {color} cards in a new order, top first"}, frame)
+        if order != pile:
+            pile[:] = order
+            frame["did"] = True
+            self.emit("rearrange", player=frame["you"], color=color)
+            self._count_change()
+            self.after_change()
+
+    # ------------------------------------------------------------ choices
+    def _chooser(self, frame, chooser: str, cands) -> int:
+        if chooser == "me":
+            return frame["me"]
+        if chooser == "owner" and cands:
+            owner = locate(self.state, cands[0])[1]
+            if owner is not None:
+                return owner
+        return frame["you"]
+
+    def select(self, frame, cands, mode, order, chooser, optional, lo, hi) -> list[int]:
+        age = self.cards.age
+        n = len(cands)
+        who = self._chooser(frame, chooser, cands)
+        frame["sel_full"] = None
+        if n == 0:
+            frame["sel_full"] = False if (mode == "count" and (lo > 0 or optional)) else None
+            return []
+        if mode == "each_color":
+            groups: dict[str, list[int]] = {}
+            for c in cands:
+                groups.setdefault(self.cards.color[c], []).append(c)
+            if order != "any":
+                for col, cs in groups.items():
+                    best = (max if order == "highest" else min)(age[c] for c in cs)
+                    groups[col] = [c for c in cs if age[c] == best]
+            if all(len(cs) == 1 for cs in groups.values()) and not optional:
+                return [cs[0] for cs in groups.values()]
+            flat = [c for cs in groups.values() for c in cs]
+            return self.ask({"player": who, "kind": "select_cards", "options": flat, "min": 0 if optional else len(groups),
+                             "max": len(groups), "one_per_color": not optional, "optional": optional,
+                             "prompt": "choose one card of each colour"}, frame)
+        if mode == "all":
+            chosen = cands
+            if order != "any":
+                best = (max if order == "highest" else min)(age[c] for c in cands)
+                chosen = [c for c in cands if age[c] == best]
+            if optional and not self.ask({"player": frame["you"], "kind": "yes_no", "options": [True, False],
+                                          "prompt": "do it?"}, frame):
+                frame["sel_full"] = False
+                return []
+            return chosen
+        if mode == "all_but":
+            k = n - lo
+        elif mode == "half_down":
+            k = n // 2
+        elif mode == "half_up":
+            k = (n + 1) // 2
+        else:
+            k = None
+        if k is not None:
+            lo = hi = max(k, 0)
+            if lo == 0:
+                return []
+        want_max = n if hi == vm.ALL else min(hi, n)
+        if want_max <= 0:
+            return []
+        want_min = 0 if optional else min(lo, want_max)
+        exact = lo == hi and hi != vm.ALL and lo > 1 and mode == "count"
+        if order != "any":
+            ranked = sorted(cands, key=lambda c: -age[c] if order == "highest" else age[c])
+            boundary = age[ranked[want_max - 1]]
+            beyond = (lambda v: v > boundary) if order == "highest" else (lambda v: v < boundary)
+            forced = [c for c in ranked if beyond(age[c])]
+            tied = [c for c in ranked if age[c] == boundary]
+            need = want_max - len(forced)
+            if need == len(tied) and not optional:
+                chosen = forced + tied
+            else:
+                picked = self.ask({"player": who, "kind": "select_cards", "options": tied,
+                                   "min": 0 if optional else need, "max": need, "optional": optional,
+                                   "prompt": f"choose the {order} card(s)"}, frame)
+                chosen = (forced + picked) if picked else []
+        elif want_min == want_max == n:
+            chosen = list(cands)
+        else:
+            chosen = self.ask({"player": who, "kind": "select_cards", "options": list(cands), "min": want_min,
+                               "max": want_max, "optional": optional, "prompt": "choose cards"}, frame)
+        frame["sel_full"] = (len(chosen) == lo) if exact else None
+        if not chosen:
+            frame["sel_full"] = False
+        return chosen
+
+    def ask_yes_no(self, frame) -> bool:
+        return self.ask({"player": frame["you"], "kind": "yes_no", "options": [True, False], "optional": True,
+                         "prompt": "you may"}, frame)
+
+    def choose(self, frame, what: str, chooser: str, options: list):
+        options = [o for o in options if o is not None]
+        if not options:
+            return [] if what == "two_colors" else None
+        who = frame["me"] if chooser == "me" else frame["you"]
+        if what == "two_colors":
+            k = min(2, len(options))
+            if k == len(options):
+                return list(options)
+            return self.ask({"player": who, "kind": "choose", "what": what, "options": options, "min": k, "max": k,
+                             "prompt": "choose two colours"}, frame)
+        if len(options) == 1:
+            return options[0]
+        return self.ask({"player": who, "kind": "choose", "what": what, "options": options,
+                         "prompt": f"choose a {what}"}, frame)
+
+    def choose_option(self, frame, n: int) -> int:
+        return self.ask({"player": frame["you"], "kind": "choose_option", "options": list(range(n)),
+                         "prompt": "choose one"}, frame)
+
+    # ------------------------------------------------------------ achievements and the end
+    def claim_special(self, p: int, name: str) -> bool:
+        avail = self.state["available"]["special"]
+        if name not in avail:
+            return False
+        avail.remove(name)
+        self.state["players"][p]["achievements"].append(name)
+        self.emit("special_achievement", player=p, name=name)
+        self.check_win_by_achievements()
+        return True
+
+    def after_change(self):
+        if self.cards.manifest["rules"].get("special_achievement_check") == "immediately":
+            self.check_specials()
+
+    def check_specials(self):
+        st = self.state
+        if not st["available"]["special"]:
+            return
+        active = st["turn"]["active"]
+        for p in [active] + self.players_from(active, False):
+            for name in list(st["available"]["special"]):
+                if self._condition(name, p):
+                    self.claim_special(p, name)
+
+    def _condition(self, name: str, p: int) -> bool:
+        chunk = self.cards.specials[name]["condition"]
+        frame = {"card": -1, "chunk": chunk, "label": name, "kind": "condition", "pc": 0, "stack": [],
+                 "locals": [None] * len(chunk["locals"]), "you": p, "me": p, "did": False}
+        vm.run(self, frame)
+        return bool(frame.get("result"))
+
+    def check_win_by_achievements(self):
+        st = self.state
+        need = self.cards.manifest["achievements_to_win"][str(len(st["players"]))]
+        active = st["turn"]["active"]
+        for p in [active] + self.players_from(active, False):
+            if len(st["players"][p]["achievements"]) >= need:
+                self.win([p], "achievements")
+
+    def win(self, players: list[int], reason: str, card: str | None = None):
+        self.state["result"] = {"winners": sorted(players), "reason": reason, "card": card}
+        self.emit("game_over", winners=sorted(players), reason=reason, card=card)
+        raise GameOver()
+
+    def lose(self, p: int, card: str | None = None):
+        n = len(self.state["players"])
+        if n == 2:
+            self.win([1 - p], "effect", card)
+        raise vm.RuntimeFault("losing with more than two players needs the elimination rules (4th edition)", card)
+
+    def end_by_score(self):
+        st = self.state
+        n = len(st["players"])
+        scores = [points(self.cards, st, p) for p in range(n)]
+        best = max(scores)
+        tied = [p for p in range(n) if scores[p] == best]
+        if len(tied) > 1:
+            ach = [len(st["players"][p]["achievements"]) for p in tied]
+            tied = [p for p, a in zip(tied, ach) if a == max(ach)]
+        self.win(tied, "score")

@@ -1,0 +1,214 @@
+"""Game state: plain JSON data, and the primitive moves of the rules.
+
+The whole game is one dict of lists, ints and strings, so it serialises
+with ``json.dumps`` at any moment and nothing is hidden in Python objects:
+
+    players[p]   hand, score, achievements, revealed (card ids; achievements
+                 may also hold special-achievement names), board: colour ->
+                 {"cards": [top ... bottom], "splay": "none"|"left"|...}
+    supply       age (as a string) -> [top ... bottom]
+    available    {"standard": [card ids], "special": [names]}
+    junk, removed
+    turn         number, active player, actions left, per-player scored/tucked counts
+    phase, pending (the decision asked), dogma (the running dogma action),
+    result (when the game is over)
+
+``Cards`` wraps the bundle's card table with the lookups the rules need.
+Primitive moves here never ask anything: decisions are made by the VM and
+the engine before a move happens.
+"""
+from __future__ import annotations
+
+
+class GameOver(Exception):
+    """Raised inside an effect when the game ends (a draw past the last age, a win)."""
+
+
+class Cards:
+    """The edition's card table and manifest, read from a bundle."""
+
+    def __init__(self, bundle: dict):
+        self.bundle = bundle
+        self.manifest = m = bundle["manifest"]
+        self.cards = bundle["cards"]
+        self.by_name = {c["name"]: c["id"] for c in self.cards}
+        self.colors: list[str] = m["colors"]
+        self.icons: list[str] = m["icons"]
+        self.hex = m["hex"]
+        self.ages: list[int] = m["ages"]
+        self.max_age = max(self.ages)
+        positions = m["icon_positions"]
+        self.splay_positions = {d: [positions.index(p) for p in ps] for d, ps in m["splays"].items()}
+        self.splay_positions["none"] = []
+        self.age = [c["age"] for c in self.cards]
+        self.color = [c["color"] for c in self.cards]
+        self.printed = [c["icons"] for c in self.cards]
+        self.name = [c["name"] for c in self.cards]
+        self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
+        self.specials = {s["name"]: s for s in bundle["special_achievements"]}
+
+    def visible_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
+        icons = self.printed[cid]
+        if is_top:
+            return [i for i in icons if i != self.hex]
+        return [icons[k] for k in self.splay_positions[splay] if icons[k] != self.hex]
+
+
+# ---------------------------------------------------------------- set-up
+
+def empty_player(cards: Cards, name: str) -> dict:
+    return {"name": name, "hand": [], "score": [], "achievements": [], "revealed": [],
+            "board": {c: {"cards": [], "splay": "none"} for c in cards.colors}}
+
+
+def new_state(cards: Cards, names: list[str], seed: int) -> dict:
+    return {
+        "format": "innoscript-game",
+        "version": 1,
+        "edition": cards.bundle["edition"],
+        "bundle_hash": cards.bundle["source_hash"],
+        "seed": seed,
+        "players": [empty_player(cards, n) for n in names],
+        "supply": {str(a): [] for a in cards.ages},
+        "available": {"standard": [], "special": [s["name"] for s in cards.bundle["special_achievements"]]},
+        "junk": [],
+        "removed": [],
+        "turn": {"number": 0, "active": 0, "actions_left": 0, "scored": [0] * len(names), "tucked": [0] * len(names)},
+        "phase": "setup",
+        "setup_melds": [None] * len(names),
+        "pending": None,
+        "dogma": None,
+        "result": None,
+        "decisions": 0,
+    }
+
+
+# ---------------------------------------------------------------- lookups
+
+def locate(state: dict, cid: int):
+    """(zone, player, colour) of a card; player/colour are None where not meaningful."""
+    for p, pl in enumerate(state["players"]):
+        if cid in pl["hand"]:
+            return ("hand", p, None)
+        if cid in pl["score"]:
+            return ("score", p, None)
+        if cid in pl["revealed"]:
+            return ("revealed", p, None)
+        if cid in pl["achievements"]:
+            return ("achievements", p, None)
+        for color, pile in pl["board"].items():
+            if cid in pile["cards"]:
+                return ("board", p, color)
+    for age, pile in state["supply"].items():
+        if cid in pile:
+            return ("supply", None, age)
+    if cid in state["available"]["standard"]:
+        return ("available", None, None)
+    if cid in state["junk"]:
+        return ("junk", None, None)
+    if cid in state["removed"]:
+        return ("removed", None, None)
+    return (None, None, None)
+
+
+def top_cards(state: dict, p: int) -> list[int]:
+    return [pile["cards"][0] for pile in state["players"][p]["board"].values() if pile["cards"]]
+
+
+def board_cards(state: dict, p: int) -> list[int]:
+    return [c for pile in state["players"][p]["board"].values() for c in pile["cards"]]
+
+
+def is_top(state: dict, cid: int) -> bool:
+    for pl in state["players"]:
+        for pile in pl["board"].values():
+            if pile["cards"] and pile["cards"][0] == cid:
+                return True
+    return False
+
+
+def is_bottom(state: dict, cid: int) -> bool:
+    for pl in state["players"]:
+        for pile in pl["board"].values():
+            if pile["cards"] and pile["cards"][-1] == cid:
+                return True
+    return False
+
+
+def icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
+    n = 0
+    for pile in state["players"][p]["board"].values():
+        cs = pile["cards"]
+        for i, cid in enumerate(cs):
+            n += cards.visible_icons(cid, pile["splay"], i == 0).count(icon)
+    return n
+
+
+def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
+    return sum(cards.visible_icons(cid, pile["splay"], i == 0).count(icon) for i, cid in enumerate(pile["cards"]))
+
+
+def card_visible_icons(cards: Cards, state: dict, cid: int) -> list[str]:
+    """Icons a card shows where it is: on a board by its pile's splay, elsewhere all printed icons."""
+    zone, p, color = locate(state, cid)
+    if zone == "board":
+        pile = state["players"][p]["board"][color]
+        return cards.visible_icons(cid, pile["splay"], pile["cards"][0] == cid)
+    return [i for i in cards.printed[cid] if i != cards.hex]
+
+
+def points(cards: Cards, state: dict, p: int) -> int:
+    return sum(cards.age[c] for c in state["players"][p]["score"])
+
+
+def highest_top_value(cards: Cards, state: dict, p: int) -> int:
+    return max((cards.age[c] for c in top_cards(state, p)), default=0)
+
+
+# ---------------------------------------------------------------- moves
+
+def remove_from_anywhere(state: dict, cid: int):
+    """Take a card out of its zone; return where it was. A pile left with 0-1 cards forgets its splay."""
+    zone, p, key = locate(state, cid)
+    if zone in ("hand", "score", "revealed", "achievements"):
+        state["players"][p][zone].remove(cid)
+    elif zone == "board":
+        pile = state["players"][p]["board"][key]
+        pile["cards"].remove(cid)
+        if len(pile["cards"]) < 2:
+            pile["splay"] = "none"
+    elif zone == "supply":
+        state["supply"][key].remove(cid)
+    elif zone == "available":
+        state["available"]["standard"].remove(cid)
+    elif zone in ("junk", "removed"):
+        state[zone].remove(cid)
+    return zone, p, key
+
+
+def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom: bool = False) -> None:
+    """Put a card (already out of its old zone) into a zone."""
+    if zone == "board":
+        pile = state["players"][p]["board"][cards.color[cid]]
+        if bottom:
+            pile["cards"].append(cid)
+        else:
+            pile["cards"].insert(0, cid)
+    elif zone == "supply":
+        state["supply"][str(cards.age[cid])].append(cid)
+    elif zone in ("junk", "removed"):
+        state[zone].append(cid)
+    elif zone == "available":
+        state["available"]["standard"].append(cid)
+    else:
+        state["players"][p][zone].append(cid)
+
+
+def draw_age(cards: Cards, state: dict, value: int):
+    """The age a draw of this value comes from (skipping empty piles), or None past the last age."""
+    age = max(value, min(cards.ages))
+    while age <= cards.max_age:
+        if state["supply"].get(str(age)):
+            return age
+        age += 1
+    return None

@@ -1,0 +1,408 @@
+"""The InnoScript virtual machine.
+
+How it works
+------------
+A card effect is a *chunk* of verified bytecode (see innoscript/opcodes.py
+for the instruction set).  The engine runs one effect for one player at a
+time as a *frame*, a JSON object:
+
+    {"card": id, "effect": i, "kind": "demand"|"non_demand"|..., "pc": 0,
+     "stack": [], "locals": [...], "you": p, "me": q, "did": false, ...}
+
+``you`` is the player performing the effect; ``me`` the player who took the
+dogma action (the demander inside a demand).  Values on the operand stack are
+JSON values: numbers, booleans, strings (colours, icons, card names), null,
+and lists (card sets are lists of card ids, players are seat numbers).
+
+The machine is resumable without Python generators.  An instruction that
+needs a player's decision (SELECT, CHOOSE, ASK, CHOOSE_OPTION, SPLAY with a
+choice, REARRANGE) first computes its options from the state, then asks the
+engine.  If the frame carries no answer yet, the engine records the pending
+decision and the VM stops *before* the instruction has changed anything, pc
+unchanged.  When the answer arrives it is stored in the frame and the same
+instruction runs again, now consuming the answer.  Because instructions do
+not change the state before they ask, re-running them is safe, and the whole
+game -- frames, stacks and all -- can be saved at any decision and resumed in
+another process.
+
+``run`` returns why it stopped: "done" (RETURN), "execute" (EXECUTE pushed
+other effects to run first; this frame resumes after them), "end_dogma", or
+raises ``NeedDecision``/``GameOver``.  A step budget turns a runaway effect
+into a ``RuntimeFault`` naming the card and source line.
+
+The dispatch loop is one function with an if/elif chain on local opcode
+numbers, most frequent first; the rarer instructions call helpers.
+"""
+from __future__ import annotations
+
+from innoscript import opcodes as O
+from . import builtins_impl
+from .state import (GameOver, board_cards, is_bottom, is_top, locate, pile_icon_count, top_cards)
+
+
+class NeedDecision(Exception):
+    """The running frame waits for a player's answer (state['pending'] is set)."""
+
+
+class RuntimeFault(Exception):
+    """A card effect went wrong at run time: names the card and source line."""
+
+    def __init__(self, message: str, card: str | None = None, line: int | None = None, column: int | None = None):
+        self.card, self.line, self.column = card, line, column
+        where = f"{card}, line {line}:{column}: " if card else ""
+        super().__init__(where + message)
+
+
+ENUM = O.ENUMS
+_CMP = {
+    0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b,
+    3: lambda a, b: a <= b, 4: lambda a, b: a > b, 5: lambda a, b: a >= b,
+}
+ALL = -1
+
+
+def _as_list(v):
+    if v is None:
+        return []
+    return v if isinstance(v, list) else [v]
+
+
+def _unique(xs):
+    seen, out = set(), []
+    for x in xs:
+        if x not in seen:
+            seen.add(x)
+            out.append(x)
+    return out
+
+
+def chunk_of(cards, frame) -> dict:
+    if frame["card"] < 0:
+        return frame["chunk"]
+    return cards.cards[frame["card"]]["effects"][frame["effect"]]
+
+
+def new_frame(cards, card: int, effect: int, you: int, me: int, **extra) -> dict:
+    chunk = cards.cards[card]["effects"][effect]
+    f = {"card": card, "effect": effect, "kind": chunk["kind"], "pc": 0, "stack": [],
+         "locals": [None] * len(chunk["locals"]), "you": you, "me": me, "did": False, "sel_full": None}
+    f.update(extra)
+    return f
+
+
+def run(engine, frame: dict) -> str:
+    """Run a frame until it finishes or must wait; see the module docstring."""
+    cards = engine.cards
+    state = engine.state
+    chunk = chunk_of(cards, frame)
+    code = chunk["code"]
+    consts = chunk["consts"]
+    stack = frame["stack"]
+    loc = frame["locals"]
+    pc = frame["pc"]
+    budget = engine.budget
+    CONST, LOAD, STORE, JUMP, JUMP_IF_FALSE, POP = O.CONST, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.POP
+    FOR_NEXT, COMPARE, CALL, PLAYER, ZONE = O.FOR_NEXT, O.COMPARE, O.CALL, O.PLAYER, O.ZONE
+    try:
+        while True:
+            budget -= 1
+            if budget <= 0:
+                raise _fault(cards, frame, chunk, pc, "step budget exhausted: a runaway effect was stopped")
+            ins = code[pc]
+            op = ins[0]
+            if op == CONST:
+                stack.append(consts[ins[1]])
+                pc += 1
+            elif op == LOAD:
+                stack.append(loc[ins[1]])
+                pc += 1
+            elif op == STORE:
+                loc[ins[1]] = stack.pop()
+                pc += 1
+            elif op == JUMP:
+                pc = ins[1]
+            elif op == JUMP_IF_FALSE:
+                pc = pc + 1 if stack.pop() else ins[1]
+            elif op == POP:
+                stack.pop()
+                pc += 1
+            elif op == FOR_NEXT:
+                lst, i = loc[ins[1]] or [], loc[ins[2]]
+                if i < len(lst):
+                    loc[ins[3]] = [lst[i]] if ins[4] else lst[i]
+                    loc[ins[2]] = i + 1
+                    pc += 1
+                else:
+                    pc = ins[5]
+            elif op == COMPARE:
+                b = stack.pop()
+                a = stack.pop()
+                stack.append(_CMP[ins[1]](_num(a), _num(b)) if ins[1] > 1 else _CMP[ins[1]](a, b))
+                pc += 1
+            elif op == CALL:
+                n = ins[2]
+                args = stack[len(stack) - n:] if n else []
+                if n:
+                    del stack[len(stack) - n:]
+                stack.append(builtins_impl.call(engine, frame, consts[ins[1]], args))
+                pc += 1
+            elif op == PLAYER:
+                stack.append(frame["you"] if ins[1] == 0 else frame["me"])
+                pc += 1
+            elif op == ZONE:
+                stack.append(_zone(engine, stack.pop(), ENUM["zone"][ins[1]]))
+                pc += 1
+            elif op == O.RETURN:
+                frame["pc"] = pc
+                return "done"
+            else:
+                frame["pc"] = pc
+                pc = _slow_op(engine, frame, chunk, ins, op, pc)
+                if isinstance(pc, str):
+                    return pc
+    except NeedDecision:
+        frame["pc"] = pc
+        raise
+    except GameOver:
+        frame["pc"] = pc
+        raise
+    except RuntimeFault:
+        raise
+    except (TypeError, IndexError, KeyError, ValueError, AttributeError, ZeroDivisionError) as err:
+        raise _fault(cards, frame, chunk, pc, f"{type(err).__name__}: {err}") from err
+    finally:
+        engine.budget = budget
+
+
+def _fault(cards, frame, chunk, pc, message) -> RuntimeFault:
+    line, col = chunk["lines"][pc] if pc < len(chunk["lines"]) else (0, 0)
+    name = cards.name[frame["card"]] if frame["card"] >= 0 else frame.get("label", "condition")
+    return RuntimeFault(message, name, line, col)
+
+
+def _num(v):
+    if v is None:
+        return 0
+    if isinstance(v, bool):
+        return int(v)
+    return v
+
+
+def _zone(engine, who, kind: str) -> list:
+    state = engine.state
+    out: list = []
+    for p in _as_list(who):
+        if p is None:
+            continue
+        pl = state["players"][p]
+        if kind == "hand":
+            out += pl["hand"]
+        elif kind == "score":
+            out += pl["score"]
+        elif kind == "board":
+            out += board_cards(state, p)
+        elif kind == "top":
+            out += top_cards(state, p)
+        elif kind == "achievements":
+            out += [a for a in pl["achievements"] if isinstance(a, int)]
+        elif kind == "revealed":
+            out += pl["revealed"]
+    return out
+
+
+def _slow_op(engine, frame, chunk, ins, op, pc):
+    """The less frequent instructions. Returns the next pc, or a stop reason string."""
+    cards = engine.cards
+    state = engine.state
+    stack = frame["stack"]
+    loc = frame["locals"]
+    consts = chunk["consts"]
+    name = O.OPCODES[op].name
+
+    if name == "DUP":
+        stack.append(stack[-1])
+    elif name == "JUMP_IF_TRUE":
+        return pc + 1 if not stack.pop() else ins[1]
+    elif name == "LOAD_ACTION":
+        stack.append(engine.action_vars().get(consts[ins[1]], 0))
+    elif name == "STORE_ACTION":
+        engine.action_vars()[consts[ins[1]]] = stack.pop()
+    elif name == "BINARY":
+        b = stack.pop()
+        a = stack.pop()
+        opn = ENUM["binop"][ins[1]]
+        if opn == "+":
+            stack.append(_num(a) + _num(b))
+        elif opn == "-":
+            stack.append(_num(a) - _num(b))
+        elif opn == "*":
+            stack.append(_num(a) * _num(b))
+        elif opn == "//":
+            stack.append(_num(a) // _num(b) if _num(b) else 0)
+        elif opn == "union":
+            stack.append(_unique(_as_list(a) + _as_list(b)))
+        else:
+            bs = set(_as_list(b))
+            stack.append([x for x in _as_list(a) if x not in bs])
+    elif name == "NOT":
+        stack.append(not stack.pop())
+    elif name == "NEG":
+        stack.append(-_num(stack.pop()))
+    elif name == "IN":
+        coll = _as_list(stack.pop())
+        item = stack.pop()
+        if isinstance(item, str) and coll and isinstance(coll[0], int) and item not in cards.colors:
+            stack.append(any(cards.name[c] == item for c in coll))
+        elif isinstance(item, list):
+            stack.append(bool(item) and all(x in coll for x in item))
+        else:
+            stack.append(item in coll)
+    elif name == "HAS_ICON":
+        icon = consts[ins[1]]
+        stack.append(any(icon in cards.printed[c] for c in _as_list(stack.pop())))
+    elif name == "IS_COLOR":
+        colors = set(_as_list(stack.pop()))
+        cs = _as_list(stack.pop())
+        stack.append(bool(cs) and all(cards.color[c] in colors for c in cs))
+    elif name == "PLAYERS":
+        kind = ENUM["players"][ins[1]]
+        stack.append(engine.players_from(frame["you"], include_self=(kind == "all")))
+    elif name == "ZONE_GLOBAL":
+        kind = ENUM["global_zone"][ins[1]]
+        if kind == "junk":
+            stack.append(list(state["junk"]))
+        elif kind == "available":
+            stack.append(list(state["available"]["standard"]))
+        elif kind == "revealed_all":
+            stack.append([c for pl in state["players"] for c in pl["revealed"]])
+        else:
+            raise _fault(cards, frame, chunk, pc, f"the zone '{kind}' is not implemented yet")
+    elif name == "DECK":
+        stack.append(list(state["supply"].get(str(stack.pop()), [])))
+    elif name == "FILTER_POS":
+        test = is_top if ENUM["position"][ins[1]] == "top" else is_bottom
+        stack.append([c for c in stack.pop() if test(state, c)])
+    elif name == "FILTER_ICON":
+        icon, negate = consts[ins[1]], bool(ins[2])
+        items = _as_list(stack.pop())
+        if items and isinstance(items[0], str):  # colours: piles of 'you' showing the icon
+            board = state["players"][frame["you"]]["board"]
+            stack.append([c for c in items if (pile_icon_count(cards, board[c], icon) > 0) != negate])
+        else:
+            stack.append([c for c in items if (icon in cards.printed[c]) != negate])
+    elif name == "FILTER_COLOR":
+        colors = set(_as_list(stack.pop()))
+        negate = bool(ins[1])
+        stack.append([c for c in stack.pop() if (cards.color[c] in colors) != negate])
+    elif name == "FILTER_VALUE":
+        v = _num(stack.pop())
+        cmp = _CMP[ins[1]]
+        stack.append([c for c in stack.pop() if cmp(cards.age[c], v)])
+    elif name == "FILTER_VALUES":
+        vs = set(_as_list(stack.pop()))
+        stack.append([c for c in stack.pop() if cards.age[c] in vs])
+    elif name == "FILTER_NAME":
+        nm = consts[ins[1]]
+        stack.append([c for c in stack.pop() if cards.name[c] != nm])
+    elif name == "SELECT":
+        hi = stack[-1]
+        lo = stack[-2]
+        chosen = engine.select(frame, _unique(_as_list(stack[-3])), ENUM["select"][ins[1]], ENUM["order"][ins[2]],
+                               ENUM["chooser"][ins[3]], bool(ins[4]), _num(lo), _num(hi))
+        del stack[-3:]
+        stack.append(chosen)
+    elif name == "MOVE":
+        moved = engine.move(frame, _as_list(stack.pop()), ENUM["verb"][ins[1]])
+        stack.append(moved)
+    elif name == "TRANSFER":
+        target = stack.pop()
+        moved = engine.transfer(frame, _as_list(stack.pop()), target, ENUM["zone"][ins[1]])
+        stack.append(moved)
+    elif name == "DRAW":
+        age = _num(stack[-1])
+        count = _num(stack[-2])
+        del stack[-2:]
+        stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]]))
+    elif name == "EXCHANGE":
+        pb = stack.pop()
+        b = _as_list(stack.pop())
+        pa = stack.pop()
+        a = _as_list(stack.pop())
+        engine.exchange(frame, a, pa, ENUM["zone"][ins[1]], b, pb, ENUM["zone"][ins[2]])
+    elif name == "SPLAY":
+        engine.splay(frame, _as_list(stack[-1]), ENUM["direction"][ins[1]], bool(ins[2]))
+        stack.pop()
+    elif name == "UNSPLAY":
+        engine.splay(frame, _as_list(stack[-1]), "none", False)
+        stack.pop()
+    elif name == "REARRANGE":
+        engine.rearrange(frame, stack[-1])
+        stack.pop()
+    elif name == "ASK":
+        ans = engine.ask_yes_no(frame)
+        frame["did"] = ans
+        stack.append(ans)
+    elif name == "CHOOSE":
+        options = stack[-1]
+        chosen = engine.choose(frame, ENUM["choice"][ins[1]], ENUM["chooser"][ins[2]], _as_list(options))
+        stack.pop()
+        stack.append(chosen)
+    elif name == "CHOOSE_OPTION":
+        stack.append(engine.choose_option(frame, ins[1]))
+    elif name == "DID":
+        stack.append(bool(frame["did"]))
+    elif name == "SET_DID":
+        frame["did"] = bool(ins[1])
+    elif name == "LIST_NEW":
+        stack.append([])
+    elif name == "APPEND":
+        v = stack.pop()
+        if loc[ins[1]] is None:
+            loc[ins[1]] = []
+        if isinstance(v, list):
+            loc[ins[1]].extend(v)
+        else:
+            loc[ins[1]].append(v)
+    elif name == "PICK_SINGLE":
+        scores = [_num(s) for s in stack.pop()]
+        players = stack.pop()
+        stack.append(_single(players, scores, ENUM["extreme"][ins[1]]))
+    elif name == "WIN":
+        who = stack.pop()
+        frame["pc"] = pc + 1
+        if who is not None:
+            engine.win([who], "effect", cards.name[frame["card"]] if frame["card"] >= 0 else None)
+    elif name == "LOSE":
+        who = stack.pop()
+        frame["pc"] = pc + 1
+        if who is not None:
+            engine.lose(who, cards.name[frame["card"]] if frame["card"] >= 0 else None)
+    elif name == "CLAIM":
+        engine.claim_special(frame["you"], consts[ins[1]])
+    elif name == "EXECUTE":
+        target = _as_list(stack.pop())
+        frame["pc"] = pc + 1
+        if target:
+            engine.execute(frame, target[0], ENUM["execute"][ins[1]])
+            return "execute"
+        return pc + 1
+    elif name == "REPEAT":
+        frame["pc"] = ins[1]
+        return ins[1]
+    elif name == "END_DOGMA":
+        frame["pc"] = pc
+        return "end_dogma"
+    elif name == "RESULT":
+        frame["result"] = stack.pop()
+        return "done"
+    else:
+        raise _fault(cards, frame, chunk, pc, f"opcode {name} is not implemented by this VM")
+    return pc + 1
+
+
+def _single(players, scores, extreme):
+    if not players:
+        return None
+    best = max(scores) if extreme == "most" else min(scores)
+    winners = [p for p, s in zip(players, scores) if s == best]
+    return winners[0] if len(winners) == 1 else None
