@@ -139,6 +139,36 @@ def cmd_dis(args) -> int:
     return 0
 
 
+def cmd_scenario(args) -> int:
+    from innoscript.runtime.scenario import ScenarioError, run
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    files: list[Path] = []
+    for p in args.paths:
+        path = Path(p)
+        files += sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    passed = failed = 0
+    for f in files:
+        try:
+            out = run(f)
+        except ScenarioError as err:
+            console.print(f"[red]ERROR[/red] {err}")
+            failed += 1
+            continue
+        if out.passed:
+            passed += 1
+            if args.verbose:
+                console.print(f"[green]PASS[/green] {f}  {out.name}")
+        else:
+            failed += 1
+            console.print(f"[red]FAIL[/red] {f}  {out.name}")
+            for msg in out.failures:
+                console.print(f"     {msg}")
+    console.print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -155,6 +185,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--edition", required=True, help="edition name, e.g. 3e")
     c.add_argument("-o", "--output", help="output file (default: standard output)")
     c.set_defaults(func=cmd_compile)
+
+    c = sub.add_parser("scenario", help="run scenario files (files or folders) and report each")
+    c.add_argument("paths", nargs="+")
+    c.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
+    c.set_defaults(func=cmd_scenario)
 
     c = sub.add_parser("dis", help="disassemble a card's bytecode beside its source")
     c.add_argument("card", help="card name")

@@ -1,0 +1,140 @@
+"""The public Python API for frontends, bots and tests.
+
+    from innoscript.runtime import Game
+    game = Game.new(edition="3e", players=2, seed=7)
+    while not game.over:
+        decision = game.decision          # who decides, what kind, options, min/max
+        events = game.apply(choose(decision))
+    text = game.save()                    # JSON; Game.load(text) resumes anywhere
+    game.result                           # {"winners": [...], "reason": ...}
+
+``apply`` raises ``IllegalAnswer`` for an answer the decision does not allow
+and ``BadSave`` is raised by ``load`` for a malformed saved game; in both
+cases nothing changes.
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import jsonschema
+
+from innoscript.compiler.bundle import load_bundle
+from innoscript.editions import schema
+from .engine import Engine, IllegalAnswer
+from .state import Cards
+from .vm import RuntimeFault
+
+__all__ = ["Game", "IllegalAnswer", "BadSave", "RuntimeFault"]
+
+
+class BadSave(Exception):
+    """A saved game that cannot be loaded; the message says what and where."""
+
+
+class Game:
+    def __init__(self, engine: Engine):
+        self._engine = engine
+
+    # ------------------------------------------------------------ creation
+    @classmethod
+    def new(cls, edition: str = "3e", players: int = 2, seed: int = 0, names: list[str] | None = None,
+            bundle: dict | None = None) -> "Game":
+        return cls(Engine.new_game(bundle or load_bundle(edition), players, seed, names))
+
+    @classmethod
+    def load(cls, data: str | dict, bundle: dict | None = None) -> "Game":
+        """Resume a game saved with ``save``; raise BadSave naming the fault."""
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except json.JSONDecodeError as err:
+                raise BadSave(f"saved game is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
+        err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("game.schema.json")).iter_errors(data))
+        if err is not None:
+            raise BadSave(f"saved game: {'/'.join(map(str, err.absolute_path)) or '(top)'}: {err.message}")
+        if bundle is None:
+            try:
+                bundle = load_bundle(data["edition"])
+            except Exception as e:  # unknown edition, broken cards
+                raise BadSave(f"saved game: cannot load edition {data['edition']!r}: {e}") from None
+        if data["bundle_hash"] != bundle["source_hash"]:
+            raise BadSave("saved game was made with different card sources (bundle hash mismatch); "
+                          "load it with the bundle it was saved with")
+        check_cards(Cards(bundle), data)
+        return cls(Engine(bundle, json.loads(json.dumps(data))))
+
+    def save(self) -> str:
+        return json.dumps(self._engine.state, sort_keys=True, separators=(",", ":"))
+
+    def to_json(self) -> dict:
+        return json.loads(self.save())
+
+    # ------------------------------------------------------------ play
+    @property
+    def decision(self) -> dict | None:
+        return self._engine.pending
+
+    @property
+    def legal_actions(self) -> list[dict]:
+        return self._engine.legal_actions()
+
+    def apply(self, answer, player: int | None = None) -> list[dict]:
+        return self._engine.answer(answer, player)
+
+    @property
+    def over(self) -> bool:
+        return self._engine.over
+
+    @property
+    def result(self) -> dict | None:
+        return self._engine.state["result"]
+
+    @property
+    def state(self) -> dict:
+        """The raw state (read-only by convention; copy it before changing anything)."""
+        return self._engine.state
+
+    @property
+    def cards(self) -> Cards:
+        return self._engine.cards
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+
+def card_places(state: dict) -> list[int]:
+    """Every card id in every zone (a card in two places appears twice)."""
+    out: list[int] = []
+    for pl in state["players"]:
+        out += pl["hand"] + pl["score"] + pl["revealed"] + [a for a in pl["achievements"] if isinstance(a, int)]
+        for pile in pl["board"].values():
+            out += pile["cards"]
+    for pile in state["supply"].values():
+        out += pile
+    out += state["available"]["standard"] + state["junk"] + state["removed"]
+    return out
+
+
+def check_cards(cards: Cards, state: dict) -> None:
+    """Every card of the edition is in exactly one place; colours and splays are known."""
+    places = Counter(card_places(state))
+    n = len(cards.cards)
+    bad = [c for c in places if not 0 <= c < n]
+    if bad:
+        raise BadSave(f"saved game: unknown card ids {sorted(bad)[:5]}")
+    twice = [cards.name[c] for c, k in places.items() if k > 1]
+    if twice:
+        raise BadSave(f"saved game: cards in more than one place: {sorted(twice)[:5]}")
+    missing = [cards.name[c] for c in range(n) if c not in places]
+    if missing:
+        raise BadSave(f"saved game: cards missing: {sorted(missing)[:5]}")
+    for p, pl in enumerate(state["players"]):
+        if set(pl["board"]) != set(cards.colors):
+            raise BadSave(f"saved game: player {p} board colours {sorted(pl['board'])} are not the edition's")
+        for color, pile in pl["board"].items():
+            if pile["splay"] not in list(cards.splay_positions):
+                raise BadSave(f"saved game: player {p} {color} pile has unknown splay {pile['splay']!r}")
+            if any(cards.color[c] != color for c in pile["cards"]):
+                raise BadSave(f"saved game: player {p} {color} pile holds a card of another colour")
