@@ -18,7 +18,7 @@ def test_scenario(path):
 
 
 def test_a_wrong_expectation_fails(tmp_path):
-    data = yaml.safe_load((ROOT / "3e" / "archery-demand.yaml").read_text())
+    data = yaml.safe_load((ROOT / "3e" / "age1" / "archery-demand.yaml").read_text())
     bad = copy.deepcopy(data)
     bad["expect"]["players"][0]["hand"] = ["Sailing"]
     p = tmp_path / "bad.yaml"
@@ -28,7 +28,7 @@ def test_a_wrong_expectation_fails(tmp_path):
 
 
 def test_unanswered_and_leftover_answers_fail(tmp_path):
-    data = yaml.safe_load((ROOT / "3e" / "archery-demand.yaml").read_text())
+    data = yaml.safe_load((ROOT / "3e" / "age1" / "archery-demand.yaml").read_text())
     data["answers"] = ["Oars"]
     p = tmp_path / "extra.yaml"
     p.write_text(yaml.safe_dump(data))
@@ -42,7 +42,7 @@ def test_unanswered_and_leftover_answers_fail(tmp_path):
     (lambda d: d.update(do={"fly": True}), "do"),
 ])
 def test_bad_scenarios_are_rejected_clearly(tmp_path, mutate, msg):
-    data = yaml.safe_load((ROOT / "3e" / "archery-demand.yaml").read_text())
+    data = yaml.safe_load((ROOT / "3e" / "age1" / "archery-demand.yaml").read_text())
     mutate(data)
     p = tmp_path / "bad.yaml"
     p.write_text(yaml.safe_dump(data))
