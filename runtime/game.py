@@ -61,11 +61,17 @@ class Game:
         if data["bundle_hash"] != bundle["source_hash"]:
             raise BadSave("saved game was made with different card sources (bundle hash mismatch); "
                           "load it with the bundle it was saved with")
-        check_cards(Cards(bundle), data)
-        return cls(Engine(bundle, json.loads(json.dumps(data))))
+        cards = Cards(bundle)
+        check_cards(cards, data)
+        state = json.loads(json.dumps(data))
+        for pl in state["players"]:  # iteration order is rules order (colour order), whatever the file's order
+            pl["board"] = {c: pl["board"][c] for c in cards.colors}
+        state["supply"] = {str(a): state["supply"].get(str(a), []) for a in cards.ages}
+        return cls(Engine(bundle, state))
 
     def save(self) -> str:
-        return json.dumps(self._engine.state, sort_keys=True, separators=(",", ":"))
+        """The state as compact JSON; keys keep the engine's order (colours in edition order)."""
+        return json.dumps(self._engine.state, separators=(",", ":"))
 
     def to_json(self) -> dict:
         return json.loads(self.save())
