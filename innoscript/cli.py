@@ -169,6 +169,36 @@ def cmd_scenario(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_cards(args) -> int:
+    from innoscript.diagnostics import CompileError
+    from innoscript.runtime.catalog import catalog
+    from rich.console import Console
+    from rich.table import Table
+
+    try:
+        data = catalog(args.edition, Path(args.scenarios) if args.scenarios else None)
+    except CompileError as err:
+        return _errors_out(err)
+    if args.format == "json":
+        print(json.dumps(data, indent=2))
+        return 0
+    console = Console(highlight=False)
+    table = Table(title=f"Cards of edition {data['edition']}")
+    for col in ("age", "card", "colour", "compiled", "effects", "scenarios", "covered"):
+        table.add_column(col)
+    for r in data["cards"]:
+        covered = "[green]yes[/green]" if r["every_effect_has_scenario"] else \
+            f"[red]{len(r['effects_with_scenario'])}/{r['effects']}[/red]"
+        table.add_row(str(r["age"] or "?"), r["name"] or r["source"], r["color"] or "?",
+                      "yes" if r["compiled"] else "[red]no[/red]", str(r["effects"]), str(r["scenarios"]), covered)
+    console.print(table)
+    t = data["totals"]
+    console.print(f"{t['compiled']}/{t['cards']} cards compile; {t['effects_with_scenario']}/{t['effects']} effects "
+                  f"have a passing scenario; {t['cards_fully_covered']} cards fully covered; "
+                  f"{t['failing_scenarios']} failing scenario(s)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -185,6 +215,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--edition", required=True, help="edition name, e.g. 3e")
     c.add_argument("-o", "--output", help="output file (default: standard output)")
     c.set_defaults(func=cmd_compile)
+
+    c = sub.add_parser("cards", help="list an edition's cards: compiled, effects, scenarios, coverage")
+    c.add_argument("--edition", default="3e")
+    c.add_argument("--scenarios", help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.set_defaults(func=cmd_cards)
 
     c = sub.add_parser("scenario", help="run scenario files (files or folders) and report each")
     c.add_argument("paths", nargs="+")

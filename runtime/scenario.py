@@ -35,6 +35,11 @@ class Outcome:
     passed: bool
     failures: list[str] = field(default_factory=list)
     engine: Engine | None = None
+    events: list[dict] = field(default_factory=list)
+
+    def effects_run(self) -> set[tuple[int, int]]:
+        """(card id, effect index) of every effect the scenario ran."""
+        return {(e["card"], e["effect"]) for e in self.events if e["type"] == "effect"}
 
 
 def read(path: str | Path) -> dict:
@@ -201,6 +206,7 @@ def run(path: str | Path, bundle: dict | None = None) -> Outcome:
         out.failures += compare(engine, data.get("expect", {}), events)
     out.passed = not out.failures
     out.engine = engine
+    out.events = events
     return out
 
 

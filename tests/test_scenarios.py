@@ -48,3 +48,20 @@ def test_bad_scenarios_are_rejected_clearly(tmp_path, mutate, msg):
     p.write_text(yaml.safe_dump(data))
     with pytest.raises(S.ScenarioError, match=msg):
         S.run(p)
+
+
+def test_card_listing_counts_only_effects_really_run(tmp_path):
+    import json
+    import shutil
+    import subprocess
+    import sys
+    shutil.copy(ROOT / "3e" / "age1" / "archery-demand.yaml", tmp_path / "a.yaml")
+    shutil.copy(ROOT / "3e" / "age1" / "archery-immune.yaml", tmp_path / "b.yaml")  # runs no effect
+    r = subprocess.run([sys.executable, "-m", "innoscript.cli", "cards", "--edition", "3e", "--format", "json",
+                        "--scenarios", str(tmp_path)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    rows = {c["name"]: c for c in data["cards"]}
+    assert rows["Archery"]["scenarios"] == 1 and rows["Archery"]["every_effect_has_scenario"]
+    assert rows["Oars"]["scenarios"] == 0 and not rows["Oars"]["every_effect_has_scenario"]
+    assert data["totals"]["cards"] == 105 and data["totals"]["compiled"] == 105
