@@ -13,7 +13,7 @@ icon, two_colors), ``choose_option``, ``splay_color``, ``order``.
 """
 from __future__ import annotations
 
-import copy
+import json
 import random
 
 from . import vm
@@ -88,7 +88,7 @@ class Engine:
         if player is not None and player != pending["player"]:
             raise IllegalAnswer(f"decision {pending['id']} is for player {pending['player']}, not player {player}")
         value = self.validate(pending, answer)
-        saved = copy.deepcopy(self.state)
+        saved = json.dumps(self.state)  # restored if anything below fails: the state is never half-changed
         self.events = []
         self.budget = STEP_BUDGET
         try:
@@ -105,7 +105,7 @@ class Engine:
                 self._game_over()
             self.advance()
         except Exception:
-            self.state = saved
+            self.state = json.loads(saved)
             raise
         return self.events
 

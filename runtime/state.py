@@ -148,15 +148,6 @@ def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
     return sum(cards.visible_icons(cid, pile["splay"], i == 0).count(icon) for i, cid in enumerate(pile["cards"]))
 
 
-def card_visible_icons(cards: Cards, state: dict, cid: int) -> list[str]:
-    """Icons a card shows where it is: on a board by its pile's splay, elsewhere all printed icons."""
-    zone, p, color = locate(state, cid)
-    if zone == "board":
-        pile = state["players"][p]["board"][color]
-        return cards.visible_icons(cid, pile["splay"], pile["cards"][0] == cid)
-    return [i for i in cards.printed[cid] if i != cards.hex]
-
-
 def points(cards: Cards, state: dict, p: int) -> int:
     return sum(cards.age[c] for c in state["players"][p]["score"])
 
