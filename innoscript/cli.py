@@ -184,16 +184,20 @@ def cmd_cards(args) -> int:
         return 0
     console = Console(highlight=False)
     table = Table(title=f"Cards of edition {data['edition']}")
-    for col in ("age", "card", "colour", "compiled", "effects", "scenarios", "covered"):
+    for col in ("age", "card", "colour", "compiled", "implemented", "effects", "scenarios", "covered"):
         table.add_column(col)
     for r in data["cards"]:
         covered = "[green]yes[/green]" if r["every_effect_has_scenario"] else \
             f"[red]{len(r['effects_with_scenario'])}/{r['effects']}[/red]"
         table.add_row(str(r["age"] or "?"), r["name"] or r["source"], r["color"] or "?",
-                      "yes" if r["compiled"] else "[red]no[/red]", str(r["effects"]), str(r["scenarios"]), covered)
+                      "yes" if r["compiled"] else "[red]no[/red]", "yes" if r["implemented"] else "[red]no[/red]",
+                      str(r["effects"]), str(r["scenarios"]), covered)
     console.print(table)
     t = data["totals"]
-    console.print(f"{t['compiled']}/{t['cards']} cards compile; {t['effects_with_scenario']}/{t['effects']} effects "
+    if t["not_implemented"]:
+        console.print(f"[red]not implemented (no effects scripted):[/red] {', '.join(t['not_implemented'])}")
+    console.print(f"{t['compiled']}/{t['cards']} cards compile, {t['implemented']} implemented; "
+                  f"{t['effects_with_scenario']}/{t['effects']} effects "
                   f"have a passing scenario; {t['cards_fully_covered']} cards fully covered; "
                   f"{t['failing_scenarios']} failing scenario(s)")
     return 0

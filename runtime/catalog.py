@@ -21,12 +21,13 @@ def catalog(edition_name: str, scenario_dir: Path | None = None) -> dict:
     vocab = vocabulary(edition.manifest, edition.card_names)
     rows: dict[str, dict] = {}
     for src in edition.sources:
-        row = {"name": src.name, "source": src.relpath, "compiled": True, "error": None,
+        row = {"name": src.name, "source": src.relpath, "compiled": True, "implemented": False, "error": None,
                "age": None, "color": None, "effects": 0, "scenarios": 0, "effects_with_scenario": [],
                "every_effect_has_scenario": False}
         try:
             data = compile_card(src.text, src.relpath, vocab).data
-            row.update(age=data["age"], color=data["color"], effects=len(data["effects"]))
+            row.update(age=data["age"], color=data["color"], effects=len(data["effects"]),
+                       implemented=bool(data["effects"]))
         except CompileError as err:
             row.update(compiled=False, error=err.diagnostics[0].render())
         rows[src.name or src.relpath] = row
@@ -59,10 +60,12 @@ def catalog(edition_name: str, scenario_dir: Path | None = None) -> dict:
                                                 if r["color"] in edition.manifest["colors"] else 9, r["name"] or ""))
     for r in cards:
         r["effects_with_scenario"].sort()
-        r["every_effect_has_scenario"] = r["compiled"] and len(r["effects_with_scenario"]) == r["effects"]
+        r["every_effect_has_scenario"] = r["implemented"] and len(r["effects_with_scenario"]) == r["effects"]
     totals = {
         "cards": len(cards),
         "compiled": sum(r["compiled"] for r in cards),
+        "implemented": sum(r["implemented"] for r in cards),
+        "not_implemented": [r["name"] for r in cards if not r["implemented"]],
         "effects": sum(r["effects"] for r in cards),
         "effects_with_scenario": sum(len(r["effects_with_scenario"]) for r in cards),
         "cards_fully_covered": sum(r["every_effect_has_scenario"] for r in cards),

@@ -217,8 +217,11 @@ class Engine:
     def _ask_action(self):
         st = self.state
         p = st["turn"]["active"]
-        self.ask({"player": p, "kind": "action", "options": self.compute_legal_actions(p),
-                  "prompt": "choose an action"})
+        unimplemented = [c for c in top_cards(st, p) if not self.cards.cards[c]["effects"]]
+        decision = {"player": p, "kind": "action", "options": self.compute_legal_actions(p), "prompt": "choose an action"}
+        if unimplemented:
+            decision["not_implemented"] = [{"type": "dogma", "card": c} for c in unimplemented]
+        self.ask(decision)
 
     def compute_legal_actions(self, p: int) -> list[dict]:
         st = self.state
@@ -227,7 +230,8 @@ class Engine:
         score, top = points(self.cards, st, p), highest_top_value(self.cards, st, p)
         ages = sorted({self.cards.age[c] for c in st["available"]["standard"]})
         acts += [{"type": "achieve", "age": a} for a in ages if score >= 5 * a and top >= a]
-        acts += [{"type": "dogma", "card": c} for c in top_cards(st, p)]
+        # A card whose file has no effects yet is not implemented: its dogma is not offered.
+        acts += [{"type": "dogma", "card": c} for c in top_cards(st, p) if self.cards.cards[c]["effects"]]
         return acts
 
     def _do_action(self, action: dict):

@@ -156,3 +156,21 @@ def test_runaway_effect_stops_with_card_and_line(bundle):
     with pytest.raises(RuntimeFault, match=r"Writing, line 8:[0-9]+: step budget exhausted"):
         game.apply({"type": "dogma", "card": wid})
     assert game.save() == before
+
+
+def test_unimplemented_card_is_playable_but_its_dogma_is_not_offered(bundle):
+    b = json.loads(json.dumps(bundle))
+    wid = next(c["id"] for c in b["cards"] if c["name"] == "Writing")
+    b["cards"][wid]["effects"] = []
+    game = Game.new(players=2, seed=1, bundle=b)
+    bot = RandomBot(1)
+    while game.decision["kind"] == "initial_meld":
+        game.apply(bot.answer(game.decision, game.cards))
+    from innoscript.runtime.state import place, remove_from_anywhere
+    st = game.state
+    p = st["turn"]["active"]
+    remove_from_anywhere(st, wid)
+    place(game.cards, st, wid, "board", p)
+    acts = game.engine.compute_legal_actions(p)
+    assert {"type": "dogma", "card": wid} not in acts
+    assert any(a["type"] == "dogma" for a in acts)
