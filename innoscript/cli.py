@@ -203,6 +203,42 @@ def cmd_cards(args) -> int:
     return 0
 
 
+def cmd_simulate(args) -> int:
+    from innoscript.compiler.bundle import load_bundle
+    from innoscript.diagnostics import CompileError
+    from innoscript.runtime import simulate as S
+    from rich.console import Console
+    from rich.progress import Progress
+
+    try:
+        bundle = load_bundle(args.edition)
+    except CompileError as err:
+        return _errors_out(err)
+    console = Console(stderr=True, highlight=False)
+    with Progress(console=console, disable=args.format == "json" or not console.is_terminal) as bar:
+        task = bar.add_task(f"{args.games} games, {args.players} players", total=args.games)
+        records = S.run(bundle["edition"], args.players, args.games, args.seed, args.jobs,
+                        progress=lambda: bar.advance(task))
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            for r in records:
+                f.write(json.dumps(r, sort_keys=True) + "\n")
+    summary = S.summarise(records, args.players, [c["name"] for c in bundle["cards"]])
+    if args.format == "json":
+        print(json.dumps(summary.to_json(), indent=2))
+    else:
+        out = Console(highlight=False)
+        out.print(f"games {summary.games}, errors {summary.errors}, mean turns {summary.mean_turns}, "
+                  f"mean actions {summary.mean_actions}")
+        out.print(f"ended by: {summary.by_reason}; wins by seat: {summary.wins_by_seat}")
+        never = [n for n, k in summary.dogmas.items() if k == 0]
+        out.print(f"cards whose dogma was used: {len(summary.dogmas) - len(never)}/{len(summary.dogmas)}"
+                  + (f"; never: {', '.join(never)}" if never else ""))
+        for e in summary.error_samples:
+            out.print(f"[red]error[/red] {e}")
+    return 1 if summary.errors else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -225,6 +261,16 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--scenarios", help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(func=cmd_cards)
+
+    c = sub.add_parser("simulate", help="play seeded random games and summarise them")
+    c.add_argument("--edition", default="3e")
+    c.add_argument("--players", type=int, default=2)
+    c.add_argument("--games", type=int, default=100)
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    c.add_argument("--out", help="write one JSON record per game to this file")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.set_defaults(func=cmd_simulate)
 
     c = sub.add_parser("scenario", help="run scenario files (files or folders) and report each")
     c.add_argument("paths", nargs="+")
