@@ -646,6 +646,7 @@ class Engine:
         avail.remove(name)
         self.state["players"][p]["achievements"].append(name)
         self.emit("special_achievement", player=p, name=name)
+        self._count_change()  # an achievement changing hands changes the game (sharing bonus)
         self.check_win_by_achievements()
         return True
 
