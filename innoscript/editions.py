@@ -2,8 +2,8 @@
 
 An edition is a folder under ``cards/`` holding ``edition.json`` (validated
 against schemas/edition.schema.json) and any number of ``*.inno`` card files
-in sub-folders.  An edition may ``inherit`` another: it then uses the other
-edition's card files except where it has a card of the same name.
+in sub-folders.  An edition may ``inherit`` another and ``reuse`` a list of its cards
+unchanged; every other card of the edition has its own file.
 """
 from __future__ import annotations
 
@@ -102,8 +102,14 @@ def load_edition(name: str, root: Path | None = None) -> Edition:
     sources = list(own)
     if manifest.get("inherit"):
         parent = load_edition(manifest["inherit"], root)
+        reuse = manifest.get("reuse", [])
+        by_name = {s.name: s for s in parent.sources}
         mine = {s.name for s in own}
-        sources += [s for s in parent.sources if s.name not in mine]
+        problems = [f"'{n}' is not a card of {parent.name}" for n in reuse if n not in by_name]
+        problems += [f"'{n}' is both reused and given its own file" for n in reuse if n in mine]
+        if problems:
+            raise CompileError([Diagnostic("E500", p, str(folder / "edition.json"), Pos(0, 0)) for p in problems])
+        sources += [by_name[n] for n in reuse]
     return Edition(name, folder, manifest, sources)
 
 
