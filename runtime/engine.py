@@ -100,7 +100,7 @@ class Engine:
                 elif kind == "action":
                     self._do_action(value)
                 else:
-                    self._top_frame()["answer"] = value
+                    self._answer_target()["answer"] = value
             except GameOver:
                 self._game_over()
             self.advance()
@@ -182,7 +182,7 @@ class Engine:
         decision.setdefault("optional", False)
         decision.setdefault("min", 1)
         decision.setdefault("max", 1)
-        if frame is not None and frame["card"] >= 0:
+        if frame is not None and frame.get("card", -1) >= 0:
             decision.setdefault("source", self.cards.name[frame["card"]])
         decision["id"] = st["decisions"]
         st["pending"] = decision
@@ -232,6 +232,10 @@ class Engine:
         acts += [{"type": "achieve", "age": a} for a in ages if score >= 5 * a and top >= a]
         # A card whose file has no effects yet is not implemented: its dogma is not offered.
         acts += [{"type": "dogma", "card": c} for c in top_cards(st, p) if self.cards.cards[c]["effects"]]
+        if self._parley() and st["players"][p]["hand"]:
+            for q in self.players_from(p, False):
+                if not self.adjacent(p, q):
+                    acts += [{"type": "dogma", "card": c} for c in top_cards(st, q) if self.cards.cards[c]["effects"]]
         return acts
 
     def _do_action(self, action: dict):
@@ -264,49 +268,116 @@ class Engine:
             return
         st["phase"] = "action"
         st["dogma"] = None
+        if self.rule("special_achievement_check") == "end_of_action":
+            self.check_specials()
+        if self.rule("achievement_win_check") == "end_of_action":
+            self.check_win_by_achievements(final=True)
         st["turn"]["actions_left"] -= 1
+        if st["players"][st["turn"]["active"]].get("eliminated"):
+            st["turn"]["actions_left"] = 0
         if st["turn"]["actions_left"] <= 0:
             n = len(st["players"])
             st["turn"]["number"] += 1
-            st["turn"]["active"] = (st["turn"]["active"] + 1) % n
+            st["turn"]["active"] = self.players_from(st["turn"]["active"], False)[0]
             st["turn"]["actions_left"] = self._actions_for_turn(st["turn"]["number"])
             st["turn"]["scored"] = [0] * n
             st["turn"]["tucked"] = [0] * n
             self.emit("turn", number=st["turn"]["number"], player=st["turn"]["active"])
 
     def players_from(self, p: int, include_self: bool) -> list[int]:
-        """Players in turn order starting at p's left (p itself last when included)."""
-        n = len(self.state["players"])
-        order = [(p + i) % n for i in range(1, n)]
+        """Players still in the game in turn order from p's left (p itself last when included)."""
+        pls = self.state["players"]
+        n = len(pls)
+        order = [(p + i) % n for i in range(1, n) if not pls[(p + i) % n].get("eliminated")]
         return order + [p] if include_self else order
+
+    def adjacent(self, p: int, q: int) -> bool:
+        """Neighbours at the table (eliminated players are skipped)."""
+        order = self.players_from(p, False)
+        return bool(order) and q in (order[0], order[-1])
+
+    def rule(self, name: str):
+        return self.cards.manifest["rules"].get(name)
 
     # ------------------------------------------------------------ dogma
     def _start_dogma(self, p: int, cid: int):
         st = self.state
         icon = self.cards.cards[cid]["dogma"]
-        counts = [icon_count(self.cards, st, q, icon) for q in range(len(st["players"]))]
-        items = []
-        for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
-            if chunk["kind"] == "demand":
-                items += [[cid, e, q, p, False] for q in self.players_from(p, False) if counts[q] < counts[p]]
-            elif chunk["kind"] == "compel":
-                items += [[cid, e, q, p, False] for q in self.players_from(p, False) if counts[q] >= counts[p]]
-            else:
-                items += [[cid, e, q, p, q != p] for q in self.players_from(p, True) if counts[q] >= counts[p]]
+        counts = [icon_count(self.cards, st, q, icon) if not st["players"][q].get("eliminated") else -1
+                  for q in range(len(st["players"]))]
+        # Parley (4-5 players): the cost of another player's card, and non-adjacent players'
+        # choice to share or to avoid demands, are settled before any effect runs.
+        prelude = []
+        if self._parley():
+            if cid not in top_cards(st, p):
+                prelude.append(["pay", p])
+            has_demand = self.cards.has_demand[cid]
+            for q in self.players_from(p, False):
+                if self.adjacent(p, q) or not st["players"][q]["hand"]:
+                    continue
+                if counts[q] >= counts[p]:
+                    prelude.append(["share", q])
+                elif has_demand:
+                    prelude.append(["avoid", q])
         st["dogma"] = {"card": cid, "active": p, "icon": icon, "counts": counts, "vars": {},
-                       "changes": 0, "shared_change": False, "stack": [{"work": items}]}
+                       "changes": 0, "shared_change": False, "stack": [], "prelude": prelude,
+                       "prelude_frame": {}, "excluded": [], "built": False}
         st["phase"] = "dogma"
         self.emit("dogma", player=p, card=cid, icon=icon, counts=counts)
+
+    def _parley(self) -> bool:
+        alive = sum(not pl.get("eliminated") for pl in self.state["players"])
+        return bool(self.rule("parley")) and alive >= 4
+
+    def _run_prelude(self):
+        st = self.state
+        d = st["dogma"]
+        while d["prelude"]:
+            step, q = d["prelude"][0]
+            hand = st["players"][q]["hand"]
+            if step == "pay":
+                chosen = self.ask({"player": q, "kind": "select_cards", "options": list(hand), "min": 1, "max": 1,
+                                   "source": self.cards.name[d["card"]],
+                                   "prompt": "return a card from your hand to use another player's card"}, d["prelude_frame"])
+            else:
+                chosen = self.ask({"player": q, "kind": "select_cards", "options": list(hand), "min": 0, "max": 1,
+                                   "optional": True, "source": self.cards.name[d["card"]],
+                                   "prompt": "return a card from your hand to share this dogma" if step == "share"
+                                   else "return a card from your hand to avoid its demands"}, d["prelude_frame"])
+            d["prelude"].pop(0)
+            for c in chosen:
+                self._put(q, c, "return")
+            if step == "share" and not chosen or step == "avoid" and chosen:
+                d["excluded"].append(q)
+        if not d["built"]:
+            d["built"] = True
+            cid, p, counts = d["card"], d["active"], d["counts"]
+            out = set(d["excluded"])
+            items = []
+            for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
+                if chunk["kind"] == "demand":
+                    items += [[cid, e, q, p, False] for q in self.players_from(p, False)
+                              if counts[q] < counts[p] and q not in out]
+                elif chunk["kind"] == "compel":
+                    items += [[cid, e, q, p, False] for q in self.players_from(p, False)
+                              if counts[q] >= counts[p] and q not in out]
+                else:
+                    items += [[cid, e, q, p, q != p] for q in self.players_from(p, True)
+                              if counts[q] >= counts[p] and q not in out]
+            d["stack"].append({"work": items})
 
     def action_vars(self) -> dict:
         return self.state["dogma"]["vars"]
 
-    def _top_frame(self) -> dict:
-        return self.state["dogma"]["stack"][-1]
+    def _answer_target(self) -> dict:
+        """Where the pending decision's answer goes: the waiting frame, or the dogma's prelude."""
+        d = self.state["dogma"]
+        return d["prelude_frame"] if d["prelude"] else d["stack"][-1]
 
     def _run_dogma(self):
         st = self.state
         d = st["dogma"]
+        self._run_prelude()
         stack = d["stack"]
         while stack:
             top = stack[-1]
@@ -348,6 +419,10 @@ class Engine:
             raise vm.RuntimeFault(f"more than {MAX_EXECUTE_DEPTH} nested executions: an endless chain was stopped",
                                   self.cards.name[frame["card"]])
         you = frame["you"]
+        if kind != "execute" and self.rule("chain_achievement") and frame.get("depth", 0) >= 1:
+            # Self- or super-executing while already executing: first draw and achieve an 11.
+            self.emit("chain_achievement", player=you, card=cid)
+            self.draw_effect({"you": you, "kind": "chain"}, 1, self.cards.max_age, "achieve")
         items = []
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
             if chunk["kind"] == "non_demand":
@@ -414,16 +489,34 @@ class Engine:
             place(self.cards, st, cid, "hand", p)
         self.emit(verb, player=p, card=cid)
 
-    def move(self, frame, cids: list[int], verb: str) -> list[int]:
+    def move(self, frame, cids: list, verb: str) -> list:
         p = frame["you"]
         moved = []
         for cid in cids:
-            self._put(p, cid, verb)
+            if isinstance(cid, str):
+                if not self._move_special(cid, verb):
+                    continue
+            else:
+                self._put(p, cid, verb)
             moved.append(cid)
         self._settle(frame, verb, moved)
         if verb == "achieve" and moved:
             self.check_win_by_achievements()
         return moved
+
+    def _move_special(self, name: str, verb: str) -> bool:
+        """Special achievements are named, not cards: junk one that is available, or return one from the junk."""
+        st = self.state
+        if verb == "junk" and name in st["available"]["special"]:
+            st["available"]["special"].remove(name)
+            st["junk_special"].append(name)
+        elif verb == "return" and name in st["junk_special"]:
+            st["junk_special"].remove(name)
+            st["available"]["special"].append(name)
+        else:
+            return False
+        self.emit(verb, special=name)
+        return True
 
     def _settle(self, frame, verb, moved):
         full = frame.pop("sel_full", None)
@@ -651,7 +744,7 @@ class Engine:
         return True
 
     def after_change(self):
-        if self.cards.manifest["rules"].get("special_achievement_check") == "immediately":
+        if self.rule("special_achievement_check") == "immediately":
             self.check_specials()
 
     def check_specials(self):
@@ -671,13 +764,22 @@ class Engine:
         vm.run(self, frame)
         return bool(frame.get("result"))
 
-    def check_win_by_achievements(self):
+    def check_win_by_achievements(self, final: bool = False):
+        """3rd edition: the first player found with enough achievements wins at once.
+        4th edition (final=True at the end of an action): of those with enough, the most
+        achievements wins; a tie goes to the first clockwise from the active player's left."""
+        if self.rule("achievement_win_check") == "end_of_action" and not final:
+            return
         st = self.state
         need = self.cards.manifest["achievements_to_win"][str(len(st["players"]))]
         active = st["turn"]["active"]
-        for p in [active] + self.players_from(active, False):
-            if len(st["players"][p]["achievements"]) >= need:
-                self.win([p], "achievements")
+        order = self.players_from(active, False) + ([active] if not st["players"][active].get("eliminated") else [])
+        if not final:
+            order = [active] + order[:-1] if active in order else order
+        reached = [p for p in order if len(st["players"][p]["achievements"]) >= need]
+        if reached:
+            most = max(len(st["players"][p]["achievements"]) for p in reached)
+            self.win([next(p for p in reached if len(st["players"][p]["achievements"]) == most)], "achievements")
 
     def win(self, players: list[int], reason: str, card: str | None = None):
         self.state["result"] = {"winners": sorted(players), "reason": reason, "card": card}
@@ -685,10 +787,25 @@ class Engine:
         raise GameOver()
 
     def lose(self, p: int, card: str | None = None):
-        n = len(self.state["players"])
-        if n == 2:
-            self.win([1 - p], "effect", card)
-        raise vm.RuntimeFault("losing with more than two players needs the elimination rules (4th edition)", card)
+        st = self.state
+        alive = [q for q in range(len(st["players"])) if not st["players"][q].get("eliminated") and q != p]
+        if len(alive) == 1:
+            self.win(alive, "effect", card)
+        if not self.rule("elimination"):
+            raise vm.RuntimeFault("a player lost in a game of more than two players, and this edition has "
+                                  "no elimination rule", card)
+        pl = st["players"][p]
+        pl["eliminated"] = True
+        for cid in pl["hand"] + pl["score"] + pl["revealed"] + [c for pile in pl["board"].values() for c in pile["cards"]]:
+            remove_from_anywhere(st, cid)
+            place(self.cards, st, cid, "junk", None)
+        for a in list(pl["achievements"]):
+            pl["achievements"].remove(a)
+            if isinstance(a, int):
+                place(self.cards, st, a, "junk", None)
+            else:
+                st["junk_special"].append(a)
+        self.emit("eliminated", player=p, card=card)
 
     def end_by_score(self):
         st = self.state

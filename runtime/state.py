@@ -57,7 +57,7 @@ class Cards:
 # ---------------------------------------------------------------- set-up
 
 def empty_player(cards: Cards, name: str) -> dict:
-    return {"name": name, "hand": [], "score": [], "achievements": [], "revealed": [],
+    return {"name": name, "eliminated": False, "hand": [], "score": [], "achievements": [], "revealed": [],
             "board": {c: {"cards": [], "splay": "none"} for c in cards.colors}}
 
 
@@ -72,6 +72,7 @@ def new_state(cards: Cards, names: list[str], seed: int) -> dict:
         "supply": {str(a): [] for a in cards.ages},
         "available": {"standard": [], "special": [s["name"] for s in cards.bundle["special_achievements"]]},
         "junk": [],
+        "junk_special": [],
         "removed": [],
         "turn": {"number": 0, "active": 0, "actions_left": 0, "scored": [0] * len(names), "tucked": [0] * len(names)},
         "phase": "setup",

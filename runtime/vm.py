@@ -275,8 +275,10 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
             stack.append(list(state["available"]["standard"]))
         elif kind == "revealed_all":
             stack.append([c for pl in state["players"] for c in pl["revealed"]])
-        else:
-            raise _fault(cards, frame, chunk, pc, f"the zone '{kind}' is not implemented yet")
+        elif kind == "available_special":
+            stack.append(list(state["available"]["special"]))
+        else:  # junk_special
+            stack.append(list(state["junk_special"]))
     elif name == "DECK":
         stack.append(list(state["supply"].get(str(stack.pop()), [])))
     elif name == "FILTER_POS":
