@@ -9,6 +9,7 @@ cached by source hash, so a warm load reads JSON instead of parsing.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -92,9 +93,29 @@ def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
     return chunk
 
 
+@functools.cache
+def compiler_fingerprint() -> str:
+    """A hash of the compiler's own code, so a changed compiler never reuses an old cached bundle."""
+    h = hashlib.sha256()
+    here = Path(__file__).resolve().parent
+    files = sorted(here.glob("*.py"))
+    for mod in (O, _builtins_module()):
+        files.append(Path(mod.__file__))
+    for f in files:
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def _builtins_module():
+    from innoscript import builtins
+    return builtins
+
+
 def source_hash(edition: Edition) -> str:
     h = hashlib.sha256()
     h.update(f"{BUNDLE_FORMAT}/{BUNDLE_VERSION}/{O.OPCODE_TABLE_VERSION}\n".encode())
+    h.update(compiler_fingerprint().encode())
     h.update(grammar_text().encode())
     h.update(json.dumps(edition.manifest, sort_keys=True).encode())
     for s in sorted(edition.sources, key=lambda s: s.relpath):

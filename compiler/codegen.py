@@ -204,7 +204,7 @@ class CodeGen:
         if not s.block and len(s.body) == 1:
             inner = s.body[0]
             # Not for exchange: declining must leave both sides in place, so it asks first.
-            if isinstance(inner, (A.Move, A.Transfer)) and inner.selection.quantity is not None:
+            if isinstance(inner, (A.Move, A.Transfer)) and _chooses(inner.selection):
                 getattr(self, "s_" + type(inner).__name__)(inner, optional=True)
                 return
             if isinstance(inner, A.Splay):  # the colour choice offers "decline"
@@ -561,6 +561,12 @@ class CodeGen:
 
     def e_ZoneExpr(self, e: A.ZoneExpr):
         self.zone(e.zone)
+
+
+def _chooses(sel: A.Selection) -> bool:
+    """Whether a selection compiles to a SELECT (a choice), not just the cards of a binding."""
+    return not (sel.quantity is None and isinstance(sel.source, A.Name) and sel.order == "any"
+                and not sel.each_color)
 
 
 def _end(pos: Pos) -> Pos:

@@ -30,7 +30,7 @@ class RandomBot:
             for c in rng.sample(options, len(options)):
                 first.setdefault(cards.color[c], c)
             return list(first.values())
-        k = rng.randint(decision["min"], decision["max"])
+        k = rng.choice(decision["sizes"]) if "sizes" in decision else rng.randint(decision["min"], decision["max"])
         return rng.sample(options, k)
 
 

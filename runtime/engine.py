@@ -138,6 +138,8 @@ class Engine:
                 raise IllegalAnswer(f"{bad!r} are not among the options")
             if not pending["min"] <= len(answer) <= pending["max"]:
                 raise IllegalAnswer(f"choose between {pending['min']} and {pending['max']}, not {len(answer)}")
+            if "sizes" in pending and len(answer) not in pending["sizes"]:
+                raise IllegalAnswer(f"choose {' or '.join(map(str, pending['sizes']))} cards, not {len(answer)}")
             if pending.get("one_per_color"):
                 colors = [self.cards.color[c] for c in answer]
                 if len(set(colors)) != len(colors) or len(answer) != len({self.cards.color[c] for c in options}):
@@ -700,8 +702,11 @@ class Engine:
         elif want_min == want_max == n:
             chosen = list(cands)
         else:
-            chosen = self.ask({"player": who, "kind": "select_cards", "options": list(cands), "min": want_min,
-                               "max": want_max, "optional": optional, "prompt": "choose cards"}, frame)
+            decision = {"player": who, "kind": "select_cards", "options": list(cands), "min": want_min,
+                        "max": want_max, "optional": optional, "prompt": "choose cards"}
+            if optional and exact:  # "you may return three cards": none, or as many of the three as possible
+                decision["sizes"] = [0, want_max]
+            chosen = self.ask(decision, frame)
         frame["sel_full"] = (len(chosen) == lo) if exact else None
         if not chosen:
             frame["sel_full"] = False

@@ -184,13 +184,24 @@ def run(path: str | Path, bundle: dict | None = None) -> Outcome:
             if pending is None or pending["kind"] != "action":
                 out.failures.append(f"expected an action decision, found {pending and pending['kind']}")
                 break
-            events += engine.answer(action(engine, act, path))
+            if act is actions[0]:
+                out.failures += _check_legal(engine, data.get("expect", {}), path)
+            try:
+                events += engine.answer(action(engine, act, path))
+            except IllegalAnswer as err:
+                out.failures.append(f"action {act!r} was refused: {err}")
+                break
             while not engine.over and engine.pending["kind"] != "action":
                 pending = engine.pending
                 if not answers:
                     out.failures.append(f"unanswered decision: {describe(engine, pending)}")
                     break
                 raw = answers.pop(0)
+                if isinstance(raw, dict) and set(raw) == {"player", "answer"}:
+                    if pending["player"] != raw["player"] - 1:
+                        out.failures.append(f"{describe(engine, pending)} is not for player {raw['player']}")
+                        break
+                    raw = raw["answer"]
                 try:
                     events += engine.answer(_to_answer(engine, pending, raw, path))
                 except IllegalAnswer as err:
@@ -208,6 +219,18 @@ def run(path: str | Path, bundle: dict | None = None) -> Outcome:
     out.engine = engine
     out.events = events
     return out
+
+
+def _check_legal(engine: Engine, expect: dict, path: str) -> list[str]:
+    legal = engine.legal_actions()
+    fails = []
+    for act in expect.get("legal", []):
+        if action(engine, act, path) not in legal:
+            fails.append(f"action {act} should be legal before the first action")
+    for act in expect.get("not_legal", []):
+        if action(engine, act, path) in legal:
+            fails.append(f"action {act} should not be legal before the first action")
+    return fails
 
 
 def describe(engine: Engine, pending: dict) -> str:
