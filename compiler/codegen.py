@@ -159,12 +159,13 @@ class CodeGen:
             self.emit(O.TRANSFER, E("zone", s.dest.kind), pos=s.pos)
         self.store_or_pop(s.bind, s.pos)
 
-    def s_Exchange(self, s: A.Exchange):
+    def s_Exchange(self, s: A.Exchange, optional: bool = False):
         # Each side's zone travels with it: an empty side still says where the other side goes.
         for sel in (s.first, s.second):
             self.selection(sel, None, False)
             self.owner(sel.source.owner, sel.source.pos)
-        self.emit(O.EXCHANGE, E("zone", s.first.source.kind), E("zone", s.second.source.kind), pos=s.pos)
+        self.emit(O.EXCHANGE, E("zone", s.first.source.kind), E("zone", s.second.source.kind), int(optional),
+                  pos=s.pos)
 
     def s_Splay(self, s: A.Splay, optional: bool = False):
         self.colors(s.color)
@@ -203,9 +204,11 @@ class CodeGen:
         # "may <move>" folds into the choice itself: choosing nothing declines.
         if not s.block and len(s.body) == 1:
             inner = s.body[0]
-            # Not for exchange: declining must leave both sides in place, so it asks first.
             if isinstance(inner, (A.Move, A.Transfer)) and _chooses(inner.selection):
                 getattr(self, "s_" + type(inner).__name__)(inner, optional=True)
+                return
+            if isinstance(inner, A.Exchange):  # asks once both sides are known, and only if any card would move
+                self.s_Exchange(inner, optional=True)
                 return
             if isinstance(inner, A.Splay):  # the colour choice offers "decline"
                 self.s_Splay(inner, optional=True)

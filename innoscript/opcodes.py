@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 3
+OPCODE_TABLE_VERSION = 4
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -89,8 +89,8 @@ _TABLE: list[tuple] = [
     ("MOVE", ("enum:verb",), 1, 1, "pop cards; meld/score/tuck/... them for 'you'; push the cards moved; set 'did'", ""),
     ("TRANSFER", ("enum:zone",), 2, 1, "pop player, cards; move the cards to that player's zone; push the cards moved", ""),
     ("DRAW", ("enum:draw",), 2, 1, "pop age, count; draw (and meld/score/...) that many; push the cards drawn", ""),
-    ("EXCHANGE", ("enum:zone", "enum:zone"), 4, 0,
-     "pop player B, cards B, player A, cards A; A's cards go to B's zone and B's to A's (zones are the operands)", ""),
+    ("EXCHANGE", ("enum:zone", "enum:zone", "int"), 4, 0,
+     "pop player B, cards B, player A, cards A; swap them between the two zones (int=1: 'you may', asked only if any card would move)", ""),
     ("SPLAY", ("enum:direction", "int"), 1, 0,
      "pop a colour or colours; 'you' splay that pile (a choice when several; int=1: may decline); set 'did'", ""),
     ("UNSPLAY", (), 1, 0, "pop a colour or colours; unsplay that pile", ""),

@@ -315,11 +315,11 @@ class Engine:
                 prelude.append(["pay", p])
             has_demand = self.cards.has_demand[cid]
             for q in self.players_from(p, False):
-                if self.adjacent(p, q) or not st["players"][q]["hand"]:
+                if self.adjacent(p, q):
                     continue
                 if counts[q] >= counts[p]:
                     prelude.append(["share", q])
-                elif has_demand:
+                elif has_demand and st["players"][q]["hand"]:
                     prelude.append(["avoid", q])
         st["dogma"] = {"card": cid, "active": p, "icon": icon, "counts": counts, "vars": {},
                        "changes": 0, "shared_change": False, "stack": [], "prelude": prelude,
@@ -337,6 +337,10 @@ class Engine:
         while d["prelude"]:
             step, q = d["prelude"][0]
             hand = st["players"][q]["hand"]
+            if step == "share" and not hand:  # nothing to return: cannot share
+                d["prelude"].pop(0)
+                d["excluded"].append(q)
+                continue
             if step == "pay":
                 chosen = self.ask({"player": q, "kind": "select_cards", "options": list(hand), "min": 1, "max": 1,
                                    "source": self.cards.name[d["card"]],
@@ -549,8 +553,15 @@ class Engine:
             self.check_win_by_achievements()
         return moved
 
-    def exchange(self, frame, a, pa, za, b, pb, zb):
+    def exchange(self, frame, a, pa, za, b, pb, zb, optional: bool = False):
         st = self.state
+        if not (a or b):
+            frame["did"] = False
+            return
+        if optional and not self.ask({"player": frame["you"], "kind": "yes_no", "options": [True, False],
+                                      "optional": True, "prompt": "exchange?"}, frame):
+            frame["did"] = False
+            return
         for cid in a + b:
             remove_from_anywhere(st, cid)
         for cid in a:

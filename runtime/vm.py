@@ -326,11 +326,9 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         del stack[-2:]
         stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]]))
     elif name == "EXCHANGE":
-        pb = stack.pop()
-        b = _as_list(stack.pop())
-        pa = stack.pop()
-        a = _as_list(stack.pop())
-        engine.exchange(frame, a, pa, ENUM["zone"][ins[1]], b, pb, ENUM["zone"][ins[2]])
+        pb, b, pa, a = stack[-1], _as_list(stack[-2]), stack[-3], _as_list(stack[-4])
+        engine.exchange(frame, a, pa, ENUM["zone"][ins[1]], b, pb, ENUM["zone"][ins[2]], bool(ins[3]))
+        del stack[-4:]
     elif name == "SPLAY":
         engine.splay(frame, _as_list(stack[-1]), ENUM["direction"][ins[1]], bool(ins[2]))
         stack.pop()
