@@ -87,6 +87,7 @@ class In(Node):
 class Where(Node):
     base: "Expr"
     cond: "Expr"
+    name: Optional[str] = None     # 'where v (...)': the item has a name as well as 'it'/'them'
 
 
 @dataclass

@@ -532,6 +532,9 @@ class Builder(Transformer):
     def where_(self, meta, c):
         return A.Where(c[0], c[1], pos=_pos(meta))
 
+    def where_named(self, meta, c):
+        return A.Where(c[0], c[2], str(c[1]), pos=_pos(meta))
+
     def with_icon(self, meta, c):
         return A.WithIcon(c[0], str(c[1]), False, pos=_pos(meta))
 

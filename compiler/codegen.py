@@ -380,10 +380,11 @@ class CodeGen:
         elif f.kind == "where":
             self.where_loop(f.cond, "cards", pos)
 
-    def where_loop(self, cond, elem_type: str, pos: Pos):
+    def where_loop(self, cond, elem_type: str, pos: Pos, name: str | None = None):
         """The collection is on the stack; replace it with the items satisfying cond."""
         lst, idx, res = self.temp("list"), self.temp("i"), self.temp("kept")
         item = self.temp("it")
+        self.scopes.append({name: item} if name else {})
         self.emit(O.STORE, lst, pos=pos)
         self.emit(O.LIST_NEW, pos=pos)
         self.emit(O.STORE, res, pos=pos)
@@ -401,6 +402,7 @@ class CodeGen:
         self.emit(O.JUMP, top, pos=pos)
         self.c.patch(fn, self.c.here())
         self.emit(O.LOAD, res, pos=pos)
+        self.scopes.pop()
 
     # ------------------------------------------------------------ zones
     def owner(self, owner: A.Owner, pos: Pos):
@@ -450,7 +452,7 @@ class CodeGen:
 
     def e_Call(self, e: A.Call):
         for a in e.args:
-            if isinstance(a, A.Name) and self.typ(a) == "icon":
+            if isinstance(a, A.Name) and self.typ(a) == "icon" and self.lookup(a.name) is None:
                 self.const(a.name, a.pos)
             else:
                 self.expr(a)
@@ -506,7 +508,7 @@ class CodeGen:
 
     def e_Where(self, e: A.Where):
         self.expr(e.base)
-        self.where_loop(e.cond, self.typ(e.base), e.pos)
+        self.where_loop(e.cond, self.typ(e.base), e.pos, e.name)
 
     def e_WithIcon(self, e: A.WithIcon):
         self.expr(e.base)

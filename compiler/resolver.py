@@ -363,7 +363,7 @@ class Resolver:
                                  f"got {len(e.args)}", e.pos)
         for i, a in enumerate(e.args):
             want = b.args[0] if b.variadic else (b.args[i] if i < len(b.args) else "any")
-            if want == "icon" and isinstance(a, A.Name):
+            if want == "icon" and isinstance(a, A.Name) and self.lookup(a.name) is None:
                 self.icon_name(a.name, a.pos)
                 self.types[id(a)] = "icon"
             elif want == "str" and isinstance(a, A.Str):
@@ -440,7 +440,9 @@ class Resolver:
         self.it_type.append(ELEMENT.get(bt, "any"))
         if bt == "players":
             self.them_depth += 1
+        self.scopes.append({e.name: ELEMENT.get(bt, "any")} if e.name else {})
         self.expect(e.cond, "bool")
+        self.scopes.pop()
         if bt == "players":
             self.them_depth -= 1
         self.it_type.pop()

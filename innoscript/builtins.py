@@ -30,6 +30,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("icons", ("icon", "cards"), "int", "how many of the icon the cards show (visible icons for board cards)"),
     Builtin("top", ("cards", "color"), "cards", "the top card of that colour among board cards"),
     Builtin("pile", ("player", "color"), "cards", "the player's pile of that colour, top first"),
+    Builtin("first", ("cards", "int"), "cards", "the first n of an ordered set (a pile: its top n cards)"),
     Builtin("below", ("cards", "int"), "cards", "all but the first n of an ordered set (a pile: the cards under its top n)"),
     Builtin("last", ("cards", "int"), "cards", "the last n of an ordered set (a pile: its bottom n cards)"),
     Builtin("splayed", ("str",), "colors", "colours of your board splayed in a direction ('left', 'right', 'up', 'aslant', 'any')"),

@@ -80,6 +80,10 @@ def _pile(e, f, p, color):
     return list(e.state["players"][p]["board"][color]["cards"])
 
 
+def _first(e, f, cs, n):
+    return _list(cs)[:max(n, 0)]
+
+
 def _below(e, f, cs, n):
     return _list(cs)[max(n, 0):]
 
@@ -139,7 +143,7 @@ def _ages(e, f):
 IMPLEMENTATIONS = {
     "count": _count, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
     "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
-    "pile": _pile, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of,
+    "pile": _pile, "first": _first, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of,
     "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
     "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
     "all_icons": _all_icons, "ages": _ages,

@@ -123,3 +123,11 @@ def test_fourth_edition_forms_compile():
     path = Path(__file__).parent / "corpus" / "fourth-edition-forms.inno"
     card = compile_card(path.read_text(), path.name, vocabulary(ed.manifest, ed.card_names)).data
     assert card["effects"][0]["code"]
+
+
+def test_named_where_and_icon_bindings_compile():
+    from pathlib import Path
+    from innoscript.compiler.bundle import compile_card, vocabulary
+    ed = load_edition("4e")
+    path = Path(__file__).parent / "corpus" / "named-where.inno"
+    compile_card(path.read_text(), path.name, vocabulary(ed.manifest, ed.card_names))

@@ -42,3 +42,16 @@ def test_opcode_numbers_are_not_duplicated_anywhere_else():
     for py in list((root / "compiler").glob("*.py")) + list((root / "runtime").glob("*.py")):
         text = py.read_text()
         assert not re.search(r"\bop\s*==\s*\d+", text), py
+
+
+def test_every_builtin_is_implemented():
+    from innoscript.runtime.builtins_impl import IMPLEMENTATIONS
+    assert set(IMPLEMENTATIONS) == set(BUILTINS)
+
+
+def test_every_opcode_is_handled_by_the_vm():
+    from pathlib import Path
+    import innoscript.runtime.vm as vm
+    text = Path(vm.__file__).read_text()
+    for op in O.OPCODES:
+        assert f'"{op.name}"' in text or f"O.{op.name}" in text, f"the VM does not handle {op.name}"
