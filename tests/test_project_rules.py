@@ -28,3 +28,17 @@ def test_ci_runs_the_readme_test_command():
     test_cmd = [b for b in blocks if "pytest" in b]
     assert len(test_cmd) == 1
     assert test_cmd[0].strip() in ci
+
+
+def test_engine_has_no_branch_on_an_edition():
+    """Every difference between editions is a manifest value or switch, never a test of the edition's name."""
+    # a comparison with an edition's name or number, in either order
+    pattern = re.compile(r"""(==|!=)\s*['"][0-9]+e?['"]|['"][0-9]+e?['"]\s*(==|!=|\bin\b)|edition\w*['"]?\]?\s*(==|!=)\s*['"]""")
+    offenders = []
+    for folder in ("runtime", "compiler", "innoscript"):
+        for py in (ROOT / folder).rglob("*.py"):
+            for i, line in enumerate(py.read_text().splitlines(), 1):
+                code = line.split("#")[0]
+                if pattern.search(code):
+                    offenders.append(f"{py.relative_to(ROOT)}:{i}: {line.strip()}")
+    assert not offenders, "\n".join(offenders)
