@@ -239,6 +239,70 @@ def cmd_simulate(args) -> int:
     return 1 if summary.errors else 0
 
 
+def _edition_asts(edition_name: str):
+    """Parse every card of an edition to its AST (for the renderer, errata and diff)."""
+    from innoscript.compiler.bundle import parse_card, vocabulary
+    from innoscript.editions import load_edition
+    edition = load_edition(edition_name)
+    vocab = vocabulary(edition.manifest, edition.card_names)
+    return edition, [parse_card(s.text, s.relpath, vocab)[0] for s in edition.sources]
+
+
+def cmd_render(args) -> int:
+    from innoscript.compiler.render import render_card, render_text
+    from innoscript.diagnostics import CompileError, suggest
+
+    try:
+        edition, asts = _edition_asts(args.edition)
+    except CompileError as err:
+        return _errors_out(err)
+    by_name = {c.name.lower(): c for c in asts}
+    card = by_name.get(args.card.lower())
+    if card is None:
+        hint = suggest(args.card, [c.name for c in asts])
+        print(f"error: no card named {args.card!r} in edition {edition.name}"
+              + (f"; did you mean {hint!r}?" if hint else ""), file=sys.stderr)
+        return 1
+    if args.format == "json":
+        print(json.dumps(render_card(card), indent=2))
+    else:
+        print(render_text(card))
+    return 0
+
+
+def cmd_errata(args) -> int:
+    from innoscript.compiler import errata as E
+    from innoscript.diagnostics import CompileError
+    from rich.console import Console
+
+    try:
+        edition, asts = _edition_asts(args.edition)
+        reference = E.load_json(args.reference)
+        checks = E.check(asts, reference, edition.name)
+    except CompileError as err:
+        return _errors_out(err)
+    except (OSError, ValueError, KeyError) as err:
+        print(f"error: cannot use the reference {args.reference}: {err}", file=sys.stderr)
+        return 1
+    total = E.summary(checks)
+    if args.format == "json":
+        print(json.dumps({"edition": edition.name, "summary": total, "effects": [c.to_json() for c in checks]}, indent=2))
+        return 0
+    if args.format == "markdown":
+        sys.stdout.write(E.markdown_report(edition.name, checks))
+        return 0
+    con = Console(highlight=False)
+    for c in checks:
+        if c.status == "exact" and not args.all:
+            continue
+        color = {"exact": "green", "close": "yellow", "different": "red"}[c.status]
+        con.print(f"[{color}]{c.status:9s}[/{color}] {c.similarity:.3f}  {c.card} #{c.effect}")
+        con.print(f"           {c.diff}", markup=False)
+    con.print(f"{total['effects']} effects: {total['exact']} exact, {total['close']} close, "
+              f"{total['different']} different; mean similarity {total['mean_similarity']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -255,6 +319,19 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--edition", required=True, help="edition name, e.g. 3e")
     c.add_argument("-o", "--output", help="output file (default: standard output)")
     c.set_defaults(func=cmd_compile)
+
+    c = sub.add_parser("render", help="print a card as a reader sees it, its effects in English made from the script")
+    c.add_argument("card")
+    c.add_argument("--edition", default="3e")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.set_defaults(func=cmd_render)
+
+    c = sub.add_parser("errata", help="compare every effect's rendered text with a reference's printed text")
+    c.add_argument("--edition", default="3e")
+    c.add_argument("--reference", required=True, help="reference JSON (e.g. innovation-base-cards.json)")
+    c.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    c.add_argument("--all", action="store_true", help="list exact matches too")
+    c.set_defaults(func=cmd_errata)
 
     c = sub.add_parser("cards", help="list an edition's cards: compiled, effects, scenarios, coverage")
     c.add_argument("--edition", default="3e")

@@ -1,0 +1,569 @@
+"""The renderer: a card's AST -> canonical English, in the printed cards' style.
+
+The English is generated from the compiled script every time (it is never
+stored beside it), so it always says what the script does.  Every AST node
+type has a rendering; a test renders every card of every edition.
+
+Conventions follow the printed cards: "[N]" for a card of value N,
+"[icon]" for icons, "I DEMAND you ...!" for demands, "you"/"my" as printed.
+"""
+from __future__ import annotations
+
+from . import ast as A
+
+NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+           "twelve"]
+PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
+        "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "took",
+        "transfer": "transferred", "draw": "drew"}
+CMP = {"==": "equal to", "!=": "other than", "<": "lower than", "<=": "at most", ">": "higher than", ">=": "at least"}
+CMP_COUNT = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than", ">=": "at least"}
+
+
+def number(n: int) -> str:
+    return NUMBERS[n] if 0 <= n < len(NUMBERS) else str(n)
+
+
+def cap(s: str) -> str:
+    return s[:1].upper() + s[1:] if s else s
+
+
+class Renderer:
+    def __init__(self):
+        self.lets: dict[str, str] = {}
+        self.binds: dict[str, str] = {}
+        self.bind_verbs: dict[str, str] = {}
+        self.in_demand = False
+
+    # ------------------------------------------------------------ card
+    def card(self, card: A.Card) -> dict:
+        effects = [self.effect(e) for e in card.effects]
+        return {"name": card.name, "age": card.get("age"), "color": card.get("color"),
+                "icons": card.get("icons"), "dogma": card.get("dogma"), "effects": effects}
+
+    def effect(self, eff: A.Effect) -> str:
+        self.lets, self.binds, self.bind_verbs = {}, {}, {}
+        self.last_bind, self.plural = None, {}
+        self.in_demand = eff.kind == "demand"
+        for p in eff.params:
+            self.lets[p.name] = self.expr(p.expr)
+        sentences = self.sentences(eff.body)
+        if not sentences:
+            return ""
+        if eff.kind in ("demand", "compel"):
+            word = "I DEMAND" if eff.kind == "demand" else "I COMPEL"
+            first = f"{word} you {sentences[0]}"
+            return " ".join([first.rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in sentences[1:]])
+        return " ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in sentences)
+
+    # ------------------------------------------------------------ statements
+    def sentences(self, stmts: list) -> list[str]:
+        out: list[str] = []
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            text = self.stmt(s)
+            # "draw X" followed by "then Y" reads as one sentence on the cards
+            if text:
+                out.append(text)
+            i += 1
+        return out
+
+    def clause(self, stmts: list) -> str:
+        parts = [p.rstrip(".") for p in self.sentences(stmts)]
+        if not parts:
+            return "do nothing"
+        if len(parts) == 1:
+            return parts[0]
+        if len(parts) == 2:
+            return f"{parts[0]} and {parts[1]}"
+        return ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+    def stmt(self, s) -> str:
+        return getattr(self, "s_" + type(s).__name__)(s)
+
+    def times(self, t: A.Times | None) -> str:
+        if t is None:
+            return ""
+        if t.kind == "every":
+            return f" for every {number(t.every)} {self.counted(t.expr)}"
+        return f" for each {self.counted(t.expr)}"
+
+    def counted(self, e) -> str:
+        """What a 'for each / for every' counts: icons, colours, cards, values."""
+        if isinstance(e, A.Call) and e.fn == "icons":
+            return f"{self.icon(e.args[0])} on {self.expr(e.args[1])}"
+        if isinstance(e, A.Call) and e.fn == "count":
+            return self.counted(e.args[0])
+        if isinstance(e, A.Call) and e.fn == "colors":
+            return f"color on {self.expr(e.args[0])}"
+        if isinstance(e, A.Call) and e.fn == "values_of":
+            return f"different value of card {self.counted(e.args[0])[len('card '):] if self.counted(e.args[0]).startswith('card ') else 'in ' + self.expr(e.args[0])}"
+        if isinstance(e, A.WithIcon):
+            return f"{self.counted(e.base)} {'without' if e.negate else 'with'} a [{e.icon}]"
+        if isinstance(e, A.BinOp) and e.op == "-" and isinstance(e.left, A.Call) and e.left.fn == "colors":
+            right = self.expr(e.right.args[0]) if isinstance(e.right, A.Call) and e.right.args else self.expr(e.right)
+            return f"color present on {self.expr(e.left.args[0])} not present on {right}"
+        if isinstance(e, A.Name) and e.name in self.bind_verbs:
+            return f"card you {self.bind_verbs[e.name]}"
+        return self.expr(e)
+
+    def s_Draw(self, s: A.Draw) -> str:
+        verb = "draw" if not s.then else f"draw and {s.then}"
+        n = s.count
+        if n is None or (isinstance(n, A.Int) and n.value == 1):
+            qty = self.a_value(s.age)
+        else:
+            qty = f"{self.expr(n)} {self.value_ref(s.age)}"
+        if s.bind:
+            self.binds[s.bind] = "the drawn card" if n is None else "the drawn cards"
+            self.plural[s.bind] = n is not None or s.times is not None
+            self.last_bind = s.bind
+        return f"{verb} {qty}{self.times(s.times)}"
+
+    def a_value(self, age) -> str:
+        ref = self.value_ref(age)
+        if ref.startswith("["):
+            return ("an " if ref[1:2] in ("8",) or ref.startswith("[11") else "a ") + ref
+        return "a card of " + ref
+
+    def value_ref(self, age) -> str:
+        if isinstance(age, A.Int):
+            return f"[{age.value}]"
+        return f"value {self.value_expr(age)}"
+
+    def value_expr(self, e) -> str:
+        """A value, in the printed idiom where there is one."""
+        if isinstance(e, A.BinOp) and e.op in ("+", "-") and isinstance(e.right, A.Int):
+            n = e.right.value
+            word = "higher" if e.op == "+" else "lower"
+            return f"{number(n)} {word} than {self.value_expr(e.left)}"
+        if isinstance(e, A.Call) and e.fn == "value":
+            return self.expr(e.args[0])
+        if isinstance(e, A.Call) and e.fn in ("highest", "lowest"):
+            return f"the {e.fn} card in {self.expr(e.args[0])}"
+        if isinstance(e, A.Call) and e.fn == "count":
+            return f"equal to the number of {self.expr(e.args[0])}"
+        return self.expr(e)
+
+    def s_Move(self, s: A.Move) -> str:
+        verb = {"take": "take into your hand", "keep": "keep", "remove": "remove from the game"}.get(s.verb, s.verb)
+        text = f"{verb} {self.selection(s.selection)}{self.times(s.times)}"
+        if s.bind:
+            self.binds[s.bind] = f"the {PAST.get(s.verb, s.verb)} cards"
+            self.bind_verbs[s.bind] = s.verb
+            q = s.selection.quantity
+            self.plural[s.bind] = not (q is None or q.kind == "one")
+            self.last_bind = s.bind
+        return text
+
+    def s_Transfer(self, s: A.Transfer) -> str:
+        if s.bind:
+            self.binds[s.bind] = "the transferred cards"
+            self.bind_verbs[s.bind] = "transfer"
+        return f"transfer {self.selection(s.selection)}{self.times(s.times)} to {self.zone(s.dest)}"
+
+    def s_Exchange(self, s: A.Exchange) -> str:
+        return f"exchange {self.selection(s.first)} with {self.selection(s.second)}"
+
+    def s_Splay(self, s: A.Splay) -> str:
+        return f"splay {self.splay_target(s.color)} {s.direction}"
+
+    def s_Unsplay(self, s: A.Unsplay) -> str:
+        return f"unsplay {self.splay_target(s.color)}"
+
+    def s_Rearrange(self, s: A.Rearrange) -> str:
+        return f"rearrange the order of {self.splay_target(s.color)} on your board"
+
+    def splay_target(self, e) -> str:
+        if isinstance(e, A.AnyColor):
+            return "any one color of your cards"
+        if isinstance(e, A.Name) and e.name not in self.lets and e.name not in self.binds:
+            return f"your {e.name} cards"
+        if isinstance(e, A.BinOp) and e.op == "or":
+            return " or ".join(self.splay_target(x) for x in (e.left, e.right)).replace(" cards or your ", " or ")
+        if isinstance(e, A.Call) and e.fn == "splayed":
+            return f"any one color of your cards currently splayed {self.plain(e.args[0])}"
+        if isinstance(e, A.Call) and e.fn == "color":
+            return "that color of your cards"
+        return f"your cards of {self.expr(e)}"
+
+    def s_If(self, s: A.If) -> str:
+        if isinstance(s.cond, A.YouDo):
+            head = "if you do not" if s.cond.negate else "if you do"
+        else:
+            head = f"if {self.cond(s.cond)}"
+        text = f"{head}, {self.clause(s.then)}"
+        if s.orelse:
+            text += f". Otherwise, {self.clause(s.orelse)}"
+        return text
+
+    def s_May(self, s: A.May) -> str:
+        return f"you may {self.clause(s.body)}"
+
+    def s_Either(self, s: A.Either) -> str:
+        opts = [self.clause(o) for o in s.options]
+        return "choose to either " + ", or ".join(opts)
+
+    def s_Choose(self, s: A.Choose) -> str:
+        what = {"color": "a color", "value": "a value", "player": "a player", "icon": "an icon",
+                "two_colors": "two colors"}[s.kind]
+        src = f" from {self.expr(s.source)}" if s.source is not None else ""
+        who = "I choose" if s.chooser == "me" else "choose"
+        self.binds[s.name] = {"color": "that color", "value": "the chosen value", "player": "that player",
+                              "icon": "the chosen icon", "two_colors": "the chosen colors"}[s.kind]
+        return f"{who} {what}{src}"
+
+    def s_ChooseCards(self, s: A.ChooseCards) -> str:
+        self.binds[s.name] = "the chosen card"
+        return f"choose {self.selection(s.selection)}"
+
+    def s_Let(self, s: A.Let) -> str:
+        self.lets[s.name] = self.expr(s.expr)
+        return ""
+
+    def s_Record(self, s: A.Record) -> str:
+        return ""  # remembered for the action; read back where it is compared
+
+    def s_ForEach(self, s: A.ForEach) -> str:
+        self.binds[s.name] = f"that {s.name}"
+        return f"for each of {self.expr(s.iterable)}, {self.clause(s.body)}"
+
+    def s_Repeat(self, s: A.Repeat) -> str:
+        if s.name:
+            return f"repeat this effect using {self.expr(s.expr)}"
+        return "repeat this effect"
+
+    def s_EndDogma(self, s) -> str:
+        return "the dogma action is complete"
+
+    def s_Win(self, s: A.Win) -> str:
+        if isinstance(s.player, A.Pronoun) and s.player.who == "you":
+            return "you win"
+        return f"{self.expr(s.player)} wins"
+
+    def s_Lose(self, s) -> str:
+        return "you lose"
+
+    def s_Claim(self, s: A.Claim) -> str:
+        return f"claim the {s.achievement} achievement"
+
+    def s_Execute(self, s: A.Execute) -> str:
+        if s.kind == "execute":
+            return f"execute each of the non-demand effects of {self.expr(s.target)}. Do not share them"
+        return f"{s.kind} {self.expr(s.target)}"
+
+    # ------------------------------------------------------------ selections
+    def selection(self, sel: A.Selection) -> str:
+        if isinstance(sel.source, A.Name) and sel.quantity is None and sel.order == "any" and not sel.filters:
+            if sel.source.name == self.last_bind:
+                return "them" if self.plural.get(sel.source.name) else "it"
+            return self.expr(sel.source)
+        q = sel.quantity
+        plural = True
+        words: list[str] = []
+        if q is None:
+            words.append("the" if sel.order != "any" else "a")
+            plural = False
+        elif q.kind == "one":
+            words.append("the" if sel.order != "any" else "a")
+            plural = False
+        elif q.kind == "exact":
+            words.append(("the " if sel.order != "any" else "") + self.expr(q.n))
+            plural = not (isinstance(q.n, A.Int) and q.n.value == 1)
+        elif q.kind == "up_to":
+            words.append(f"up to {self.expr(q.n)}")
+        elif q.kind == "range":
+            words.append(f"{self.expr(q.n)} or {self.expr(q.n2)}")
+        elif q.kind == "any_number":
+            words.append("any number of")
+        elif q.kind == "all":
+            words.append("all the")
+        elif q.kind == "all_but":
+            words.append(f"all but {self.expr(q.n)} of the")
+        elif q.kind == "half":
+            words.append(f"half (rounded {q.rounding}) of the")
+        if sel.order != "any":
+            words.append(sel.order)
+        if sel.position:
+            words.append(sel.position)
+        colors = [f for f in sel.filters if f.kind in ("color", "noncolor") and isinstance(f.color, A.Name)
+                  and f.color.name not in self.lets and f.color.name not in self.binds]
+        for f in colors:
+            words.append(("non-" if f.kind == "noncolor" else "") + f.color.name)
+        words.append("cards" if plural else "card")
+        after: list[str] = []
+        for f in sel.filters:
+            if f in colors:
+                continue
+            after.append(self.filter(f))
+        if sel.each_color:
+            after.append("of each color")
+        src = sel.source
+        where = "in" if isinstance(src, A.Zone) and src.kind in ("hand", "score") and sel.order != "any" else "from"
+        if isinstance(src, A.Zone):
+            source = f"{where} {self.zone(src)}"
+        else:
+            source = f"from {self.expr(src)}"
+        text = " ".join(w for w in words if w)
+        value_first = [a for a in after if a.startswith("[")]
+        if value_first and words[0] in ("a", "the") and len(words) == 2:
+            text = f"{words[0]} " + " or ".join(v for v in value_first)
+            after = [a for a in after if not a.startswith("[")]
+        parts = [text] + [a for a in after if a.startswith("with")] + [source] + \
+                [a for a in after if not a.startswith("with")]
+        if sel.chooser == "me":
+            parts.append("of my choice")
+        return " ".join(p for p in parts if p)
+
+    def filter(self, f: A.Filter) -> str:
+        k = f.kind
+        if k == "with":
+            return f"with a [{f.icon}]"
+        if k == "without":
+            return f"without a [{f.icon}]"
+        if k == "color":
+            return f"of {self.color_phrase(f.color)}"
+        if k == "noncolor":
+            return f"not of {self.color_phrase(f.color)}"
+        if k == "value":
+            if f.cmp == "==":
+                v = self.expr(f.value)
+                return f"[{v}]" if isinstance(f.value, A.Int) else f"of value {v}"
+            return f"of value {CMP[f.cmp]} {self.expr(f.value)}"
+        if k == "values":
+            return " or ".join(f"[{self.expr(v)}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values)
+        if k == "color_on":
+            return f"of the same color as any card on {self.zone(f.zone)}"
+        if k == "color_not_on":
+            return f"of a color not on {self.zone(f.zone)}"
+        if k == "not_named":
+            return f"other than {f.name}"
+        if k == "where":
+            return f"where {self.cond(f.cond)}"
+        return k
+
+    def color_phrase(self, e) -> str:
+        if isinstance(e, A.Name) and e.name not in self.lets and e.name not in self.binds:
+            return f"color {e.name}"
+        return self.expr(e)
+
+    # ------------------------------------------------------------ zones
+    def owner(self, o: A.Owner | None, plural: bool = False) -> str:
+        if o is None:
+            return ""
+        return {"you": "your", "me": "my", "them": "their", "opponents": "all opponents'",
+                "any_opponent": "any opponent's", "others": "all other players'", "all": "all players'",
+                "any_player": "any player's"}.get(o.kind, f"{self.lets.get(o.name) or self.binds.get(o.name) or o.name}'s")
+
+    def zone(self, z: A.Zone) -> str:
+        names = {"hand": "hand", "score": "score pile", "board": "board", "top": "top cards",
+                 "achievements": "achievements", "revealed": "revealed cards"}
+        if z.owner is not None:
+            multi = z.owner.kind in ("opponents", "others", "all")
+            word = names[z.kind]
+            if multi and z.kind in ("hand", "board", "score"):
+                word = {"hand": "hands", "board": "boards", "score": "score piles"}[z.kind]
+            return f"{self.owner(z.owner)} {word}"
+        if z.kind == "deck":
+            return f"the {self.value_ref(z.age)} deck"
+        return {"junk": "the junk", "available": "the available achievements",
+                "available_special": "the available special achievements",
+                "junk_special": "the special achievements in the junk",
+                "revealed_all": "the revealed cards"}[z.kind]
+
+    # ------------------------------------------------------------ expressions
+    def plain(self, e) -> str:
+        return e.value if isinstance(e, A.Str) else self.expr(e)
+
+    def icon(self, e) -> str:
+        return f"[{e.name}]" if isinstance(e, A.Name) and e.name not in self.binds else self.expr(e)
+
+    def cond(self, e) -> str:
+        return self.expr(e)
+
+    def expr(self, e, singular: bool = False) -> str:
+        return getattr(self, "e_" + type(e).__name__)(e)
+
+    def e_Int(self, e):
+        return number(e.value)
+
+    def e_Str(self, e):
+        return e.value
+
+    def e_Name(self, e):
+        if e.name in self.lets:
+            return self.lets[e.name]
+        if e.name in self.binds:
+            return self.binds[e.name]
+        return e.name
+
+    def e_Call(self, e: A.Call):
+        a = e.args
+        f = e.fn
+        if f == "count":
+            return f"the number of {self.expr(a[0])}"
+        if f == "value":
+            return f"the value of {self.expr(a[0])}"
+        if f in ("highest", "lowest"):
+            return f"the {f} value in {self.expr(a[0])}"
+        if f == "color":
+            return f"the color of {self.expr(a[0])}"
+        if f == "colors":
+            return f"the colors in {self.expr(a[0])}"
+        if f == "values_of":
+            return f"the different values in {self.expr(a[0])}"
+        if f == "values":
+            return " or ".join(f"[{self.expr(x)}]" for x in a)
+        if f == "icons":
+            return f"the number of {self.icon(a[0])} on {self.expr(a[1])}"
+        if f == "top":
+            return f"the top card of {self.expr(a[1])} in {self.expr(a[0])}"
+        if f == "pile":
+            return f"{self.expr(a[0])} cards of {self.expr(a[1])}".replace("you cards", "your cards")
+        if f == "first":
+            return f"the top {self.expr(a[1])} of {self.expr(a[0])}"
+        if f == "below":
+            return f"all but the top {self.expr(a[1])} of {self.expr(a[0])}"
+        if f == "last":
+            return f"the bottom {self.expr(a[1])} of {self.expr(a[0])}"
+        if f == "splayed":
+            return f"the colors you have splayed {self.plain(a[0])}"
+        if f == "splay_of":
+            return f"how {self.expr(a[0])} {self.expr(a[1])} cards are splayed"
+        if f == "points":
+            return f"{self.possessive(a[0])} score"
+        if f == "achievements":
+            return f"the number of achievements {self.expr(a[0])} {'have' if self.expr(a[0]) in ('you', 'they') else 'has'}"
+        if f == "demand_effects":
+            return f"the number of {self.expr(a[0])} with a demand effect"
+        if f == "owner":
+            return f"the owner of {self.expr(a[0])}"
+        if f == "scored_this_turn":
+            return f"the cards {self.expr(a[0])} scored this turn"
+        if f == "tucked_this_turn":
+            return f"the cards {self.expr(a[0])} tucked this turn"
+        if f == "all_colors":
+            return "any color"
+        if f == "all_icons":
+            return "any icon"
+        if f == "ages":
+            return "any value"
+        return f"{f}({', '.join(self.expr(x) for x in a)})"
+
+    def possessive(self, e) -> str:
+        w = self.expr(e)
+        return {"you": "your", "I": "my", "they": "their"}.get(w, f"{w}'s")
+
+    def e_BinOp(self, e: A.BinOp):
+        if e.op == "or":
+            return f"{self.expr(e.left)} or {self.expr(e.right)}"
+        if e.op == "and":
+            return f"{self.expr(e.left)} and {self.expr(e.right)}"
+        if e.op == "-" and not isinstance(e.right, A.Int):
+            return f"{self.expr(e.left)} not in {self.expr(e.right)}".replace("the colors in ", "colors present on ", 1)
+        if e.op in ("+", "-") and isinstance(e.right, A.Int):
+            return self.value_expr(e)
+        if e.op == "//":
+            return f"{self.expr(e.left)} divided by {self.expr(e.right)} (rounded down)"
+        return f"{self.expr(e.left)} {({'+': 'plus', '-': 'minus', '*': 'times'})[e.op]} {self.expr(e.right)}"
+
+    def e_Compare(self, e: A.Compare):
+        left = e.left
+        zero = isinstance(e.right, A.Int) and e.right.value == 0
+        if zero and e.op in (">", "==", "!=") and (isinstance(left, A.ActionVar) and left.name.endswith("_by_demand")):
+            verb = left.name[: -len("_by_demand")]
+            return (f"any card was {verb} due to the demand" if e.op != "==" else
+                    f"no cards were {verb} due to this demand")
+        if zero and e.op in (">", "==", "!=") and isinstance(left, A.Call) and left.fn == "count":
+            what = left.args[0]
+            if isinstance(what, A.Name) and what.name in self.bind_verbs:
+                v = self.bind_verbs[what.name]
+                return f"you {PAST.get(v, v)} any" if e.op != "==" else f"you {PAST.get(v, v)} none"
+            return (f"there are any {self.expr(what)}" if e.op != "==" else f"there are no {self.expr(what)}")
+        if isinstance(left, A.Call) and left.fn == "count":
+            return f"{self.expr(left)} is {CMP_COUNT[e.op]} {self.expr(e.right)}"
+        if isinstance(left, A.Call) and left.fn == "icons" and isinstance(e.right, A.Int):
+            return f"you have {CMP_COUNT[e.op]} {self.expr(e.right)} {self.icon(left.args[0])} on {self.expr(left.args[1])}"
+        return f"{self.expr(left)} is {CMP[e.op]} {self.expr(e.right)}"
+
+    def e_Not(self, e):
+        return f"not {self.expr(e.operand)}"
+
+    def e_Neg(self, e):
+        return f"minus {self.expr(e.operand)}"
+
+    def e_HasIcon(self, e: A.HasIcon):
+        return f"{self.subject(e.subject)} has a [{e.icon}]"
+
+    def subject(self, e) -> str:
+        if isinstance(e, A.Name) and e.name in self.binds and not e.name in self.lets:
+            return "it"
+        return self.expr(e)
+
+    def e_Is(self, e: A.Is):
+        return f"{self.subject(e.subject)} is {self.expr(e.what)}"
+
+    def e_In(self, e: A.In):
+        item = self.expr(e.item)
+        coll = self.expr(e.collection)
+        if isinstance(e.item, A.Call) and e.item.fn == "color":
+            item = f"{self.subject(e.item.args[0])} is the same color as any card"
+            coll = coll.replace("the colors in ", "on ")
+            return item + (" not " if e.negate else " ") + coll.replace("on ", "on ", 1)
+        return f"{item} is {'not ' if e.negate else ''}among {coll}"
+
+    def e_Where(self, e: A.Where):
+        return f"{self.expr(e.base)} where {self.cond(e.cond)}"
+
+    def e_WithIcon(self, e: A.WithIcon):
+        return f"{self.expr(e.base)} {'without' if e.negate else 'with'} a [{e.icon}]"
+
+    def e_Pronoun(self, e: A.Pronoun):
+        return {"you": "you", "me": "I", "them": "they", "it": "it"}[e.who]
+
+    def e_AnyColor(self, e):
+        return "any color"
+
+    def e_ActionVar(self, e: A.ActionVar):
+        if e.name.endswith("_by_demand"):
+            verb = e.name[: -len("_by_demand")]
+            return f"the number of cards {verb} due to the demand"
+        return f"the {e.name.replace('_', ' ')} so far during this dogma action"
+
+    def e_PlayerSet(self, e: A.PlayerSet):
+        return {"all": "all players", "opponents": "opponents", "others": "other players"}[e.kind]
+
+    def e_Quantified(self, e: A.Quantified):
+        who = self.e_PlayerSet(e.players)
+        if e.kind == "any":
+            return f"any of {who} has {self.expr(e.cond)}".replace("has they", "has")
+        if e.kind == "no":
+            return f"none of {who} has {self.expr(e.cond)}".replace("has they", "has")
+        return f"each of {who} has {self.expr(e.cond)}".replace("has they", "has")
+
+    def e_SinglePlayer(self, e: A.SinglePlayer):
+        measure = self.expr(e.measure)
+        if isinstance(e.measure, A.Call) and e.measure.fn == "icons":
+            measure = f"{self.icon(e.measure.args[0])} on their board"
+        elif isinstance(e.measure, A.Call) and e.measure.fn == "points":
+            measure = "points" if e.extreme in ("most", "least") else "score"
+        return f"the single player with the {e.extreme} {measure}"
+
+    def e_ZoneExpr(self, e: A.ZoneExpr):
+        return self.zone(e.zone)
+
+
+def render_card(card: A.Card) -> dict:
+    return Renderer().card(card)
+
+
+def render_text(card: A.Card) -> str:
+    r = render_card(card)
+    lines = [f"{r['name']} (age {r['age']}, {r['color']})",
+             f"icons: {' '.join(r['icons'] or [])}   dogma: [{r['dogma']}]"]
+    for i, text in enumerate(r["effects"], 1):
+        lines.append(f"{i}. {text}")
+    if not r["effects"]:
+        lines.append("(no effects scripted: not implemented)")
+    return "\n".join(lines)
