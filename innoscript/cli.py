@@ -303,6 +303,53 @@ def cmd_errata(args) -> int:
     return 0
 
 
+def cmd_diff(args) -> int:
+    from innoscript.compiler.diff import diff_card, diff_editions
+    from innoscript.diagnostics import CompileError, suggest
+    from rich.console import Console
+    from rich.table import Table
+
+    try:
+        old_ed, old = _edition_asts(args.old)
+        new_ed, new = _edition_asts(args.new)
+    except CompileError as err:
+        return _errors_out(err)
+    con = Console(highlight=False)
+    if args.card:
+        o = next((c for c in old if c.name.lower() == args.card.lower()), None)
+        n = next((c for c in new if c.name.lower() == args.card.lower()), None)
+        if o is None and n is None:
+            hint = suggest(args.card, [c.name for c in old + new])
+            print(f"error: no card named {args.card!r}" + (f"; did you mean {hint!r}?" if hint else ""), file=sys.stderr)
+            return 1
+        d = diff_card(o, n)
+        if args.format == "json":
+            print(json.dumps(d.to_json(), indent=2))
+            return 0
+        con.print(f"{d.name}: {d.summary()}")
+        if d.effects:
+            table = Table(show_lines=True)
+            table.add_column("effect")
+            table.add_column(old_ed.name)
+            table.add_column(new_ed.name)
+            for e in d.effects:
+                table.add_row(f"{e['index']} ({e['change']})", e["old"] or "-", e["new"] or "-")
+            con.print(table)
+        return 0
+    diffs = diff_editions(old, new)
+    changed = [d for d in diffs if d.status != "same"]
+    if args.format == "json":
+        print(json.dumps({"from": old_ed.name, "to": new_ed.name, "changed": len([d for d in diffs if d.status == "changed"]),
+                          "cards": [d.to_json() for d in changed]}, indent=2))
+        return 0
+    for d in changed:
+        con.print(f"{d.name:22s} {d.summary()}")
+    counts = {s: sum(1 for d in diffs if d.status == s) for s in ("changed", "added", "removed", "unscripted", "same")}
+    con.print(f"{counts['changed']} cards changed, {counts['added']} added, {counts['removed']} removed, "
+              f"{counts['unscripted']} not scripted yet, {counts['same']} the same")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -332,6 +379,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     c.add_argument("--all", action="store_true", help="list exact matches too")
     c.set_defaults(func=cmd_errata)
+
+    c = sub.add_parser("diff", help="what changed between two editions (compared on the scripts' meaning)")
+    c.add_argument("card", nargs="?")
+    c.add_argument("--from", dest="old", default="3e")
+    c.add_argument("--to", dest="new", default="4e")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.set_defaults(func=cmd_diff)
 
     c = sub.add_parser("cards", help="list an edition's cards: compiled, effects, scenarios, coverage")
     c.add_argument("--edition", default="3e")
