@@ -191,12 +191,15 @@ class CodeGen:
         self.block(s.then)
         self.scopes.pop()
         if s.orelse:
-            jend = self.emit(O.JUMP, 0, pos=s.pos)
+            # no jump over the else branch when the then branch cannot fall through (it ends in repeat)
+            last = self.c.code[-1][0] if self.c.code else None
+            jend = None if last is not None and O.OPCODES[last].terminal else self.emit(O.JUMP, 0, pos=s.pos)
             self.c.patch(jf, self.c.here())
             self.scopes.append({})
             self.block(s.orelse)
             self.scopes.pop()
-            self.c.patch(jend, self.c.here())
+            if jend is not None:
+                self.c.patch(jend, self.c.here())
         else:
             self.c.patch(jf, self.c.here())
 

@@ -350,6 +350,41 @@ def cmd_diff(args) -> int:
     return 0
 
 
+def cmd_coverage(args) -> int:
+    from innoscript.diagnostics import CompileError
+    from innoscript.runtime import coverage as C
+    from rich.console import Console
+    from rich.table import Table
+
+    try:
+        result = C.measure(args.edition, Path(args.scenarios) if args.scenarios else None)
+    except CompileError as err:
+        return _errors_out(err)
+    t = result["totals"]
+    if args.html:
+        Path(args.html).write_text(C.html_report(result), encoding="utf-8")
+    if args.format == "json":
+        result.pop("bundle")
+        print(json.dumps(result, indent=2))
+        return 0
+    con = Console(highlight=False)
+    table = Table(title=f"Bytecode coverage of edition {result['edition']} by {result['scenarios']} scenarios")
+    for col in ("card", "effect", "instructions", "branches"):
+        table.add_column(col)
+    for c in result["cards"]:
+        for e in c["effects"]:
+            full = e["executed"] == e["instructions"] and e["branches_taken"] == e["branches"]
+            style = "green" if full else ("yellow" if e["executed"] else "red")
+            table.add_row(c["name"], str(e["effect"]), f"[{style}]{e['executed']}/{e['instructions']}[/{style}]",
+                          f"[{style}]{e['branches_taken']}/{e['branches']}[/{style}]")
+    if not args.summary:
+        con.print(table)
+    con.print(f"instructions {t['executed']}/{t['instructions']} ({C.percent(t['executed'], t['instructions'])}%), "
+              f"branch outcomes {t['branches_taken']}/{t['branches']} ({C.percent(t['branches_taken'], t['branches'])}%)"
+              + (f"; HTML report: {args.html}" if args.html else ""))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -386,6 +421,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--to", dest="new", default="4e")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(func=cmd_diff)
+
+    c = sub.add_parser("coverage", help="bytecode coverage of the scenarios, per card and effect")
+    c.add_argument("--edition", default="3e")
+    c.add_argument("--scenarios", help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
+    c.add_argument("--html", help="also write an HTML report to this file")
+    c.add_argument("--summary", action="store_true", help="print the totals only")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.set_defaults(func=cmd_coverage)
 
     c = sub.add_parser("cards", help="list an edition's cards: compiled, effects, scenarios, coverage")
     c.add_argument("--edition", default="3e")

@@ -40,6 +40,7 @@ class Engine:
         self.state = state
         self.events: list[dict] = []
         self.budget = STEP_BUDGET
+        self.trace: set | None = None   # set to a set to record executed pcs and branch edges (coverage)
 
     # ------------------------------------------------------------ creation
     @classmethod

@@ -165,11 +165,12 @@ def action(engine: Engine, raw: dict, path: str) -> dict:
     return {"type": "draw"}
 
 
-def run(path: str | Path, bundle: dict | None = None) -> Outcome:
+def run(path: str | Path, bundle: dict | None = None, trace: set | None = None) -> Outcome:
     path = str(path)
     data = read(path)
     bundle = bundle or load_bundle(data["edition"])
     engine = build_state(data, bundle, path)
+    engine.trace = trace
     out = Outcome(path, data.get("name", Path(path).stem), True)
     answers = list(data.get("answers", []))
     events: list[dict] = []

@@ -101,6 +101,8 @@ def run(engine, frame: dict) -> str:
     loc = frame["locals"]
     pc = frame["pc"]
     budget = engine.budget
+    trace = engine.trace          # None unless coverage is being measured
+    where = (frame["card"], frame.get("effect", -1))
     CONST, LOAD, STORE, JUMP, JUMP_IF_FALSE, POP = O.CONST, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.POP
     FOR_NEXT, COMPARE, CALL, PLAYER, ZONE = O.FOR_NEXT, O.COMPARE, O.CALL, O.PLAYER, O.ZONE
     try:
@@ -110,6 +112,8 @@ def run(engine, frame: dict) -> str:
                 raise _fault(cards, frame, chunk, pc, "step budget exhausted: a runaway effect was stopped")
             ins = code[pc]
             op = ins[0]
+            if trace is not None:
+                trace.add((*where, pc))
             if op == CONST:
                 stack.append(consts[ins[1]])
                 pc += 1
@@ -122,7 +126,10 @@ def run(engine, frame: dict) -> str:
             elif op == JUMP:
                 pc = ins[1]
             elif op == JUMP_IF_FALSE:
-                pc = pc + 1 if stack.pop() else ins[1]
+                new = pc + 1 if stack.pop() else ins[1]
+                if trace is not None:
+                    trace.add((*where, pc, new))
+                pc = new
             elif op == POP:
                 stack.pop()
                 pc += 1
@@ -131,9 +138,12 @@ def run(engine, frame: dict) -> str:
                 if i < len(lst):
                     loc[ins[3]] = [lst[i]] if ins[4] else lst[i]
                     loc[ins[2]] = i + 1
-                    pc += 1
+                    new = pc + 1
                 else:
-                    pc = ins[5]
+                    new = ins[5]
+                if trace is not None:
+                    trace.add((*where, pc, new))
+                pc = new
             elif op == COMPARE:
                 b = stack.pop()
                 a = stack.pop()
@@ -157,9 +167,12 @@ def run(engine, frame: dict) -> str:
                 return "done"
             else:
                 frame["pc"] = pc
+                old = pc
                 pc = _slow_op(engine, frame, chunk, ins, op, pc)
                 if isinstance(pc, str):
                     return pc
+                if trace is not None and op == O.JUMP_IF_TRUE:
+                    trace.add((*where, old, pc))
     except NeedDecision:
         frame["pc"] = pc
         raise
