@@ -385,6 +385,12 @@ def cmd_coverage(args) -> int:
     return 0
 
 
+def cmd_lsp(args) -> int:
+    from innoscript.lsp import main as lsp_main
+    lsp_main()
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -429,6 +435,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--summary", action="store_true", help="print the totals only")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(func=cmd_coverage)
+
+    c = sub.add_parser("lsp", help="run the language server on standard input/output (for editors)")
+    c.set_defaults(func=cmd_lsp)
 
     c = sub.add_parser("cards", help="list an edition's cards: compiled, effects, scenarios, coverage")
     c.add_argument("--edition", default="3e")

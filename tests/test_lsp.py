@@ -1,0 +1,99 @@
+"""A real LSP session with `innoscript lsp` over stdio: diagnostics, hover and completion."""
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from innoscript.editions import cards_root
+
+
+class Client:
+    def __init__(self):
+        self.proc = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "lsp"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.messages: list[dict] = []
+        self.lock = threading.Condition()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        out = self.proc.stdout
+        while True:
+            header = b""
+            while not header.endswith(b"\r\n\r\n"):
+                ch = out.read(1)
+                if not ch:
+                    return
+                header += ch
+            length = int([h for h in header.decode().split("\r\n") if h.lower().startswith("content-length")][0]
+                         .split(":")[1])
+            msg = json.loads(out.read(length))
+            with self.lock:
+                self.messages.append(msg)
+                self.lock.notify_all()
+
+    def send(self, method, params, request=True):
+        msg = {"jsonrpc": "2.0", "method": method, "params": params}
+        if request:
+            self.next_id += 1
+            msg["id"] = self.next_id
+        body = json.dumps(msg).encode()
+        self.proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        self.proc.stdin.flush()
+        return msg.get("id")
+
+    def wait(self, pred, timeout=20):
+        with self.lock:
+            ok = self.lock.wait_for(lambda: any(pred(m) for m in self.messages), timeout)
+            assert ok, f"no matching message; got {self.messages}"
+            return next(m for m in self.messages if pred(m))
+
+    def request(self, method, params):
+        i = self.send(method, params)
+        return self.wait(lambda m: m.get("id") == i and ("result" in m or "error" in m))
+
+    def close(self):
+        try:
+            self.request("shutdown", None)
+            self.send("exit", None, request=False)
+            self.proc.wait(timeout=10)
+        finally:
+            self.proc.kill()
+
+
+@pytest.fixture
+def client():
+    c = Client()
+    c.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
+    c.send("initialized", {}, request=False)
+    yield c
+    c.close()
+
+
+def test_diagnostics_hover_and_completion(client, tmp_path):
+    src = (cards_root() / "3e" / "age1" / "metalworking.inno").read_text()
+    uri = (cards_root() / "3e" / "age1" / "metalworking.inno").as_uri()
+    bad = src.replace("icons castle castle hex castle", "icons castle castel hex castle")
+    client.send("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "innoscript", "version": 1,
+                                                          "text": bad}}, request=False)
+    diag = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+    d = diag["params"]["diagnostics"][0]
+    assert d["code"] == "E201" and "castle" in d["message"]
+    assert d["range"]["start"] == {"line": 3, "character": 17}
+
+    client.send("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                           "contentChanges": [{"text": src}]}, request=False)
+    clean = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                        and m["params"].get("version") == 2)
+    assert clean["params"]["diagnostics"] == []
+
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 0, "character": 8}})
+    assert "Draw and reveal a [1]" in hover["result"]["contents"]["value"]
+
+    comp = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                      "position": {"line": 8, "character": 4}})
+    labels = {i["label"] for i in comp["result"]["items"]}
+    assert {"draw", "castle", "red", "your hand", '"Archery"', "count"} <= labels
