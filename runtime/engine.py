@@ -44,13 +44,14 @@ class Engine:
 
     # ------------------------------------------------------------ creation
     @classmethod
-    def new_game(cls, bundle: dict, players: int = 2, seed: int = 0, names: list[str] | None = None) -> "Engine":
+    def new_game(cls, bundle: dict, players: int = 2, seed: int = 0, names: list[str] | None = None,
+                 secret: str | None = None) -> "Engine":
         m = bundle["manifest"]
         if not m["players"]["min"] <= players <= m["players"]["max"]:
             raise ValueError(f"this edition is for {m['players']['min']}-{m['players']['max']} players, not {players}")
         names = names or [f"Player {i + 1}" for i in range(players)]
         cards = Cards(bundle)
-        state = new_state(cards, names, seed)
+        state = new_state(cards, names, seed, secret)
         rng = random.Random(seed)
         for age in cards.ages:
             pile = [c["id"] for c in cards.cards if c["age"] == age]
@@ -451,10 +452,15 @@ class Engine:
             key = f"{PAST[verb]}_by_demand"
             v[key] = v.get(key, 0) + n
 
+    @staticmethod
+    def _origin(where) -> dict:
+        """Where a moved card came from, for frontends and for telling what was revealed."""
+        return {"from": where[0], "from_player": where[1]}
+
     def _meld(self, p: int, cid: int, bottom: bool = False):
-        remove_from_anywhere(self.state, cid)
+        where = remove_from_anywhere(self.state, cid)
         place(self.cards, self.state, cid, "board", p, bottom=bottom)
-        self.emit("tuck" if bottom else "meld", player=p, card=cid)
+        self.emit("tuck" if bottom else "meld", player=p, card=cid, **self._origin(where))
 
     def _put(self, p: int, cid: int, verb: str):
         """Move one card for player p by a verb (no checks, no decisions)."""
@@ -472,17 +478,17 @@ class Engine:
                 return
             remove_from_anywhere(st, cid)
             st["players"][owner]["hand"].append(cid)
-            self.emit("keep", player=owner, card=cid)
+            self.emit("keep", player=owner, card=cid, **{"from": "revealed", "from_player": owner})
             return
         if verb == "reveal":
             zone, owner, _ = locate(st, cid)
             if zone == "revealed":
                 return
-            remove_from_anywhere(st, cid)
+            where = remove_from_anywhere(st, cid)
             st["players"][p if owner is None else owner]["revealed"].append(cid)
-            self.emit("reveal", player=p, card=cid)
+            self.emit("reveal", player=p, card=cid, **self._origin(where))
             return
-        remove_from_anywhere(st, cid)
+        where = remove_from_anywhere(st, cid)
         if verb == "score":
             place(self.cards, st, cid, "score", p)
             st["turn"]["scored"][p] += 1
@@ -494,7 +500,7 @@ class Engine:
             place(self.cards, st, cid, "achievements", p)
         elif verb == "take":
             place(self.cards, st, cid, "hand", p)
-        self.emit(verb, player=p, card=cid)
+        self.emit(verb, player=p, card=cid, **self._origin(where))
 
     def move(self, frame, cids: list, verb: str) -> list:
         p = frame["you"]
@@ -540,14 +546,14 @@ class Engine:
         to = targets[0] if targets else frame["you"]
         moved = []
         for cid in cids:
-            remove_from_anywhere(st, cid)
+            where = remove_from_anywhere(st, cid)
             if zone == "board":
                 place(self.cards, st, cid, "board", to)
             elif zone == "top":
                 place(self.cards, st, cid, "board", to)
             else:
                 place(self.cards, st, cid, {"revealed": "revealed"}.get(zone, zone), to)
-            self.emit("transfer", player=frame["you"], to=to, zone=zone, card=cid)
+            self.emit("transfer", player=frame["you"], to=to, zone=zone, card=cid, **self._origin(where))
             moved.append(cid)
         self._settle(frame, "transfer", moved)
         if zone == "achievements" and moved:

@@ -35,12 +35,14 @@ class BadSave(Exception):
 class Game:
     def __init__(self, engine: Engine):
         self._engine = engine
+        self._undo: str | None = None        # the state before the last action, while it may be undone
+        self._since: list[dict] = []         # events since that action began
 
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, edition: str = "3e", players: int = 2, seed: int = 0, names: list[str] | None = None,
-            bundle: dict | None = None) -> "Game":
-        return cls(Engine.new_game(bundle or load_bundle(edition), players, seed, names))
+            bundle: dict | None = None, secret: str | None = None) -> "Game":
+        return cls(Engine.new_game(bundle or load_bundle(edition), players, seed, names, secret))
 
     @classmethod
     def load(cls, data: str | dict, bundle: dict | None = None) -> "Game":
@@ -86,7 +88,37 @@ class Game:
         return self._engine.legal_actions()
 
     def apply(self, answer, player: int | None = None) -> list[dict]:
-        return self._engine.answer(answer, player)
+        pending = self._engine.pending
+        before = self.save() if pending is not None and pending["kind"] == "action" else None
+        events = self._engine.answer(answer, player)
+        if before is not None:
+            self._undo, self._since = before, list(events)
+        else:
+            self._since += events
+        return events
+
+    @property
+    def can_undo(self) -> bool:
+        """The last action can be taken back: it is over and showed nobody a hidden card."""
+        from .views import reveals_hidden
+        pending = self._engine.pending
+        return (self._undo is not None and pending is not None and pending["kind"] == "action"
+                and not reveals_hidden(self._since))
+
+    def undo(self) -> None:
+        if not self.can_undo:
+            raise IllegalAnswer("the last action cannot be undone (it is not finished, or it showed a hidden card)")
+        self._engine.state = json.loads(self._undo)
+        self._undo, self._since = None, []
+
+    def view(self, player: int | None = None) -> dict:
+        """What `player` may see (None: a spectator); see runtime/views.py."""
+        from .views import view
+        return view(self._engine.cards, self._engine.state, player)
+
+    def events_for(self, events: list[dict], player: int | None) -> list[dict]:
+        from .views import event_view
+        return [event_view(self._engine.cards, self._engine.state, e, player) for e in events]
 
     @property
     def over(self) -> bool:

@@ -61,13 +61,16 @@ def empty_player(cards: Cards, name: str) -> dict:
             "board": {c: {"cards": [], "splay": "none"} for c in cards.colors}}
 
 
-def new_state(cards: Cards, names: list[str], seed: int) -> dict:
+def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = None) -> dict:
+    import hashlib
     return {
         "format": "innoscript-game",
         "version": 1,
         "edition": cards.bundle["edition"],
         "bundle_hash": cards.bundle["source_hash"],
         "seed": seed,
+        # Keys the opaque handles of hidden cards in player views; a server passes a random one.
+        "secret": secret or hashlib.sha256(f"innoscript/{seed}".encode()).hexdigest()[:32],
         "players": [empty_player(cards, n) for n in names],
         "supply": {str(a): [] for a in cards.ages},
         "available": {"standard": [], "special": [s["name"] for s in cards.bundle["special_achievements"]]},

@@ -1,0 +1,159 @@
+"""Per-player views: what one player (or a spectator) may see, by the rulebook.
+
+- Boards, splays and icon counts: public.
+- Your own hand and score pile: in full. Other players' hands and score
+  piles: how many cards and of which ages, never which cards.
+- Normal achievements: their ages only, for everyone (even their owner);
+  special achievements by name.
+- Revealed cards: public while revealed.  Supply piles: counts.  The junk:
+  counts and ages.
+- A card a player may not see is never named or numbered in that player's
+  view or events: it appears as ``{"hidden": true, "age": N, "ref": TOKEN}``,
+  where the token is an opaque per-game handle (an answer may use it).
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from .state import Cards, icon_count, points
+
+
+def token(state: dict, cid: int) -> str:
+    key = state.get("secret", "").encode()
+    return "h" + hmac.new(key, str(cid).encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def resolve_token(state: dict, ref: str, n_cards: int):
+    for cid in range(n_cards):
+        if token(state, cid) == ref:
+            return cid
+    return None
+
+
+def card_face(cards: Cards, cid: int) -> dict:
+    c = cards.cards[cid]
+    return {"id": cid, "name": c["name"], "age": c["age"], "color": c["color"], "icons": c["icons"],
+            "dogma": c["dogma"], "implemented": bool(c["effects"])}
+
+
+def visible_to(state: dict, cid: int, viewer: int | None) -> bool:
+    """Whether the viewer may know this card's identity where it is now."""
+    for p, pl in enumerate(state["players"]):
+        if cid in pl["revealed"]:
+            return True
+        if any(cid in pile["cards"] for pile in pl["board"].values()):
+            return True
+        if cid in pl["hand"] or cid in pl["score"]:
+            return viewer == p
+        if cid in pl["achievements"]:
+            return False
+    return False   # supply, available achievements, junk, removed
+
+
+def card_ref(cards: Cards, state: dict, cid, viewer: int | None):
+    if isinstance(cid, str):
+        return {"special": cid}
+    if visible_to(state, cid, viewer):
+        return card_face(cards, cid)
+    return {"hidden": True, "age": cards.age[cid], "ref": token(state, cid)}
+
+
+def _ages(cards: Cards, ids) -> list[int]:
+    return sorted(cards.age[c] for c in ids if isinstance(c, int))
+
+
+def view(cards: Cards, state: dict, viewer: int | None) -> dict:
+    """The state as `viewer` may see it (None: a spectator)."""
+    players = []
+    for p, pl in enumerate(state["players"]):
+        own = viewer == p
+        entry = {
+            "name": pl["name"],
+            "eliminated": pl.get("eliminated", False),
+            "board": {color: {"splay": pile["splay"], "cards": [card_face(cards, c) for c in pile["cards"]]}
+                      for color, pile in pl["board"].items()},
+            "icons": {i: icon_count(cards, state, p, i) for i in cards.icons},
+            "hand": ([card_face(cards, c) for c in pl["hand"]] if own else
+                     {"count": len(pl["hand"]), "ages": _ages(cards, pl["hand"])}),
+            "score": ([card_face(cards, c) for c in pl["score"]] if own else
+                      {"count": len(pl["score"]), "ages": _ages(cards, pl["score"])}),
+            "points": points(cards, state, p),
+            "achievements": {"ages": _ages(cards, pl["achievements"]),
+                             "special": [a for a in pl["achievements"] if isinstance(a, str)],
+                             "count": len(pl["achievements"])},
+            "revealed": [card_face(cards, c) for c in pl["revealed"]],
+        }
+        players.append(entry)
+    pending = state.get("pending")
+    decision = None
+    if pending is not None:
+        decision = {"id": pending["id"], "player": pending["player"], "kind": pending["kind"]}
+        if viewer == pending["player"]:
+            decision.update({k: v for k, v in pending.items() if k not in ("options",)})
+            decision["options"] = [option_view(cards, state, pending, o, viewer) for o in pending["options"]]
+    return {
+        "edition": state["edition"],
+        "viewer": viewer,
+        "phase": state["phase"],
+        "turn": {k: state["turn"][k] for k in ("number", "active", "actions_left")},
+        "players": players,
+        "supply": {age: len(pile) for age, pile in state["supply"].items()},
+        "available": {"standard": _ages(cards, state["available"]["standard"]),
+                      "special": list(state["available"]["special"])},
+        "junk": {"count": len(state["junk"]), "ages": _ages(cards, state["junk"]),
+                 "special": list(state.get("junk_special", []))},
+        "decision": decision,
+        "result": state.get("result"),
+    }
+
+
+def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
+    kind = pending["kind"]
+    if kind in ("select_cards", "order", "initial_meld") and isinstance(option, int):
+        return card_ref(cards, state, option, viewer)
+    if kind == "action":
+        out = dict(option)
+        if "card" in out:
+            out["card"] = card_face(cards, out["card"])
+        return out
+    if kind == "select_cards" and isinstance(option, str):
+        return {"special": option}
+    return option
+
+
+def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> dict:
+    """An event as the viewer may see it (after it happened: judged on the current state)."""
+    out = dict(event)
+    if "card" in out and isinstance(out["card"], int):
+        cid = out["card"]
+        t = out["type"]
+        seen = visible_to(state, cid, viewer) or (t in ("draw",) and out.get("player") == viewer) \
+            or t in ("meld", "tuck", "reveal", "dogma", "execute", "effect", "chain_achievement") \
+            or (t == "transfer" and out.get("zone") == "board")
+        if t == "achieve":
+            seen = False
+        out["card"] = card_face(cards, cid) if seen else {"hidden": True, "age": cards.age[cid]}
+    if out.get("type") == "exchange":
+        out["cards"] = [card_ref(cards, state, c, viewer) for c in out.get("cards", [])]
+        out["other"] = [card_ref(cards, state, c, viewer) for c in out.get("other", [])]
+    if out.get("type") == "action" and "card" in out.get("action", {}):
+        a = dict(out["action"])
+        cid = a["card"]
+        a["card"] = card_face(cards, cid) if a["type"] in ("dogma", "meld") else {"hidden": True, "age": cards.age[cid]}
+        out["action"] = a
+    return out
+
+
+def reveals_hidden(events: list[dict], state_before: dict | None = None) -> bool:
+    """Whether these events showed anyone a card they could not see before (no undo past them)."""
+    hidden_zones = {"hand", "score", "supply", "achievements", "available"}
+    for ev in events:
+        t = ev["type"]
+        if t in ("draw", "reveal", "exchange"):
+            return True
+        if t in ("meld", "tuck", "transfer", "take", "keep", "score", "return") and ev.get("from") in hidden_zones:
+            to_player = ev.get("to", ev.get("player"))
+            if t in ("meld", "tuck") or ev.get("zone") == "board" or to_player != ev.get("from_player"):
+                return True
+    return False

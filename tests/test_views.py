@@ -1,0 +1,132 @@
+"""Per-player views never leak a hidden card; undo only where nothing hidden was shown."""
+import json
+
+import pytest
+
+from innoscript.compiler.bundle import load_bundle
+from innoscript.runtime import Game, IllegalAnswer
+from innoscript.runtime.bots import RandomBot
+from innoscript.runtime.views import resolve_token
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    return load_bundle("3e")
+
+
+def hidden_from(state, viewer):
+    """Card ids the viewer may not identify now."""
+    out = set()
+    for p, pl in enumerate(state["players"]):
+        if p != viewer:
+            out |= set(pl["hand"]) | set(pl["score"])
+        out |= {a for a in pl["achievements"] if isinstance(a, int)}
+    for pile in state["supply"].values():
+        out |= set(pile)
+    out |= set(state["available"]["standard"])
+    return out
+
+
+def leaks(obj, names, ids):
+    text = json.dumps(obj)
+    found = [n for n in names if json.dumps(n) in text]
+
+    def walk(o):
+        if isinstance(o, dict):
+            if o.get("id") in ids and "name" in o:
+                found.append(o["name"])
+            for v in o.values():
+                walk(v)
+        elif isinstance(o, list):
+            for v in o:
+                walk(v)
+    walk(obj)
+    return found
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_views_and_events_never_show_hidden_cards(bundle, players):
+    game = Game.new(players=players, seed=players, bundle=bundle)
+    bot = RandomBot(players)
+    checked = 0
+    while not game.over and checked < 400:
+        before = {v: hidden_from(game.state, v) for v in list(range(players)) + [None]}
+        events = game.apply(bot.answer(game.decision, game.cards))
+        for viewer in list(range(players)) + [None]:
+            ids = hidden_from(game.state, viewer)
+            names = [game.cards.name[c] for c in ids]
+            assert not leaks(game.view(viewer), names, ids), f"view of {viewer}"
+            # in the events: cards hidden from the viewer before and after, which the viewer did not draw
+            # and which were not shown to everyone on the way (melded, tucked, revealed, used for a dogma)
+            shown = {e["card"] for e in events if isinstance(e.get("card"), int) and
+                     (e["type"] in ("meld", "tuck", "reveal", "dogma", "effect", "execute")
+                      or (e["type"] == "draw" and e.get("player") == viewer)
+                      or (e["type"] == "transfer" and e.get("zone") == "board"))}
+            ev_ids = (ids & before[viewer]) - shown
+            ev_names = [game.cards.name[c] for c in ev_ids]
+            assert not leaks(game.events_for(events, viewer), ev_names, ev_ids), f"events of {viewer}"
+        checked += 1
+    assert checked > 50
+
+
+def test_own_hand_in_full_others_as_counts(bundle):
+    game = Game.new(players=2, seed=1, bundle=bundle)
+    v0 = game.view(0)
+    assert isinstance(v0["players"][0]["hand"], list) and v0["players"][0]["hand"][0]["name"]
+    assert v0["players"][1]["hand"] == {"count": 2, "ages": [1, 1]}
+    spectator = game.view(None)
+    assert all(isinstance(p["hand"], dict) for p in spectator["players"])
+    assert v0["decision"]["options"] and game.view(1)["decision"].get("options") is None or \
+        game.decision["player"] == 1
+
+
+def test_hidden_options_are_opaque_handles(bundle):
+    game = Game.new(players=2, seed=5, bundle=bundle)
+    bot = RandomBot(5)
+    for _ in range(3000):
+        d = game.decision
+        if game.over:
+            break
+        if d["kind"] == "select_cards":
+            v = game.view(d["player"])["decision"]
+            for opt, raw in zip(v["options"], d["options"]):
+                if opt.get("hidden"):
+                    assert resolve_token(game.state, opt["ref"], len(game.cards.cards)) == raw
+                    assert "name" not in opt
+        game.apply(bot.answer(d, game.cards))
+
+
+def test_undo_an_action_that_showed_nothing(bundle):
+    game = Game.new(players=2, seed=2, bundle=bundle)
+    bot = RandomBot(2)
+    while game.decision["kind"] == "initial_meld":
+        game.apply(bot.answer(game.decision, game.cards))
+    before = game.save()
+    draw = {"type": "draw"}
+    game.apply(draw)
+    assert not game.can_undo                  # a draw shows the drawer a hidden card
+    with pytest.raises(IllegalAnswer):
+        game.undo()
+    # an achieve-free, reveal-free action: dogma of a card whose effect only splays, if any; else a bare meld check
+    game2 = Game.load(before, bundle=bundle)
+    meld = next(a for a in game2.legal_actions if a["type"] == "meld")
+    game2.apply(meld)
+    assert not game2.can_undo                 # melding from hand shows the card to the opponent
+
+
+def test_undo_restores_the_state(bundle):
+    from innoscript.runtime.scenario import build_state
+    data = {"edition": "3e", "players": 2, "do": {"draw": True},
+            "setup": {"players": [{"board": {"purple": ["Philosophy"], "red": ["Oars", "Archery"]}}, {}]}}
+    engine = build_state(data, bundle)
+    engine.advance()
+    game = Game(engine)
+    before = game.save()
+    game.apply({"type": "dogma", "card": game.cards.by_name["Philosophy"]})
+    # effect 1: may splay a colour left (red is the only pile that can be splayed)
+    assert game.decision["kind"] == "splay_color"
+    game.apply("red")
+    assert game.decision["kind"] == "action"          # effect 2 (score a card from an empty hand) asks nothing
+    assert game.can_undo
+    game.undo()
+    assert game.save() == before
