@@ -362,6 +362,11 @@ class CodeGen:
     def filter(self, f: A.Filter):
         pos = f.pos
         if f.kind in ("with", "without"):
+            if self.lookup(f.icon) is not None:   # an icon chosen at run time
+                cond = A.Call("has", [A.Pronoun("it", pos=pos), A.Name(f.icon, pos=pos)], pos=pos)
+                self.types[id(cond)] = "bool"
+                self.where_loop(A.Not(cond, pos=pos) if f.kind == "without" else cond, "cards", pos)
+                return
             self.emit(O.FILTER_ICON, self.c.const(f.icon), int(f.kind == "without"), pos=pos)
         elif f.kind in ("color", "noncolor"):
             self.colors(f.color)
@@ -495,6 +500,11 @@ class CodeGen:
 
     def e_HasIcon(self, e: A.HasIcon):
         self.expr(e.subject)
+        slot = self.lookup(e.icon)
+        if slot is not None:   # an icon chosen at run time
+            self.emit(O.LOAD, slot, pos=e.pos)
+            self.emit(O.CALL, self.c.const("has"), 2, pos=e.pos)
+            return
         self.emit(O.HAS_ICON, self.c.const(e.icon), pos=e.pos)
 
     def e_Is(self, e: A.Is):

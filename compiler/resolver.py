@@ -289,7 +289,8 @@ class Resolver:
 
     def filter(self, f: A.Filter) -> None:
         if f.kind in ("with", "without"):
-            self.icon_name(f.icon, f.pos)
+            if self.lookup(f.icon) is None:     # a bound name (choose icon ... as i) is an icon too
+                self.icon_name(f.icon, f.pos)
         elif f.kind in ("color", "noncolor"):
             self.expect_colors(f.color)
         elif f.kind == "value":
@@ -412,7 +413,8 @@ class Resolver:
 
     def e_HasIcon(self, e: A.HasIcon):
         self.expect(e.subject, "cards")
-        self.icon_name(e.icon, e.pos)
+        if self.lookup(e.icon) is None:
+            self.icon_name(e.icon, e.pos)
         return "bool"
 
     def e_Is(self, e: A.Is):

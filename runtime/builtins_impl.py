@@ -90,7 +90,7 @@ def _below(e, f, cs, n):
 
 def _last(e, f, cs, n):
     cs = _list(cs)
-    return cs[len(cs) - n:] if n > 0 else []
+    return cs[max(len(cs) - n, 0):] if n > 0 else []
 
 
 def _splayed(e, f, direction):
@@ -128,6 +128,10 @@ def _tucked(e, f, p):
     return e.state["turn"]["tucked"][p]
 
 
+def _has(e, f, cs, icon):
+    return any(icon in e.cards.printed[c] for c in _list(cs))
+
+
 def _all_colors(e, f):
     return list(e.cards.colors)
 
@@ -146,7 +150,7 @@ IMPLEMENTATIONS = {
     "pile": _pile, "first": _first, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of,
     "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
     "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
-    "all_icons": _all_icons, "ages": _ages,
+    "all_icons": _all_icons, "has": _has, "ages": _ages,
 }
 
 

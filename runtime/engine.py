@@ -394,10 +394,15 @@ class Engine:
                     stack.pop()
                     continue
                 card, effect, you, me, sharer = top["work"].pop(0)
+                if st["players"][you].get("eliminated"):
+                    continue   # eliminated players take no further part
                 frame = vm.new_frame(self.cards, card, effect, you, me, sharer=sharer,
                                      changes_at_start=d["changes"], depth=top.get("depth", 0))
                 stack.append(frame)
                 self.emit("effect", card=card, effect=effect, player=you)
+                continue
+            if st["players"][top["you"]].get("eliminated") and top.get("kind") != "condition":
+                stack.pop()
                 continue
             status = vm.run(self, top)
             if status == "done":
@@ -412,12 +417,23 @@ class Engine:
             self.after_change()
         self._end_action()
 
+    def _unreveal(self, cid: int, owner: int):
+        """A revealed card goes back where it was revealed from (a drawn card: the hand)."""
+        st = self.state
+        st["players"][owner]["revealed"].remove(cid)
+        zone, p = st["revealed_from"].pop(str(cid), ["hand", owner])
+        if zone in ("hand", "score"):
+            st["players"][p if p is not None else owner][zone].append(cid)
+        elif zone == "board":
+            place(self.cards, st, cid, "board", p if p is not None else owner)
+        else:
+            place(self.cards, st, cid, zone, p)
+
     def _finish_frame(self, frame):
         st = self.state
         you = frame["you"]
-        for cid in list(st["players"][you]["revealed"]):  # revealed cards go back to the hand
-            st["players"][you]["revealed"].remove(cid)
-            st["players"][you]["hand"].append(cid)
+        for cid in list(st["players"][you]["revealed"]):  # whatever is still revealed goes back
+            self._unreveal(cid, you)
         if frame.get("sharer") and st["dogma"]["changes"] > frame["changes_at_start"]:
             st["dogma"]["shared_change"] = True
 
@@ -476,8 +492,7 @@ class Engine:
             zone, owner, _ = locate(st, cid)
             if zone != "revealed":
                 return
-            remove_from_anywhere(st, cid)
-            st["players"][owner]["hand"].append(cid)
+            self._unreveal(cid, owner)
             self.emit("keep", player=owner, card=cid, **{"from": "revealed", "from_player": owner})
             return
         if verb == "reveal":
@@ -486,6 +501,7 @@ class Engine:
                 return
             where = remove_from_anywhere(st, cid)
             st["players"][p if owner is None else owner]["revealed"].append(cid)
+            st["revealed_from"][str(cid)] = [where[0], where[1] if where[1] is not None else p]
             self.emit("reveal", player=p, card=cid, **self._origin(where))
             return
         where = remove_from_anywhere(st, cid)

@@ -76,6 +76,7 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
         "available": {"standard": [], "special": [s["name"] for s in cards.bundle["special_achievements"]]},
         "junk": [],
         "junk_special": [],
+        "revealed_from": {},
         "removed": [],
         "turn": {"number": 0, "active": 0, "actions_left": 0, "scored": [0] * len(names), "tucked": [0] * len(names)},
         "phase": "setup",
@@ -167,6 +168,8 @@ def remove_from_anywhere(state: dict, cid: int):
     zone, p, key = locate(state, cid)
     if zone in ("hand", "score", "revealed", "achievements"):
         state["players"][p][zone].remove(cid)
+        if zone == "revealed":
+            state.get("revealed_from", {}).pop(str(cid), None)
     elif zone == "board":
         pile = state["players"][p]["board"][key]
         pile["cards"].remove(cid)

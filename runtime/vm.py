@@ -390,6 +390,8 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         frame["pc"] = pc + 1
         if who is not None:
             engine.lose(who, cards.name[frame["card"]] if frame["card"] >= 0 else None)
+            if state["players"][frame["you"]].get("eliminated"):
+                return "done"   # an eliminated player's effect stops here
     elif name == "CLAIM":
         engine.claim_special(frame["you"], consts[ins[1]])
     elif name == "EXECUTE":

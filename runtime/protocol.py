@@ -1,0 +1,266 @@
+"""The JSON protocol: one JSON object per message, the same over stdio and WebSocket.
+
+A ``Hub`` holds the games (backed by a ``Store``) and turns each incoming
+message into replies and pushes; the transports (runtime/server.py) only move
+text.  Every message, in and out, is described by
+innoscript/schemas/protocol.schema.json.  A bad message gets an ``error``
+reply naming what is wrong and changes nothing; other games are unaffected.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import uuid
+
+import jsonschema
+
+from innoscript.compiler.bundle import load_bundle
+from innoscript.diagnostics import CompileError
+from innoscript.editions import schema
+from .bots import RandomBot
+from .engine import IllegalAnswer
+from .game import BadSave, Game
+from .store import Conflict, Store
+from .views import resolve_token
+from .vm import RuntimeFault
+
+PROTOCOL_VERSION = 1
+BOTS = {"random": RandomBot}
+
+
+class ProtocolError(Exception):
+    def __init__(self, code: str, message: str):
+        self.code = code
+        super().__init__(message)
+
+
+_VALIDATOR = None
+
+
+def validator() -> jsonschema.Draft202012Validator:
+    global _VALIDATOR
+    if _VALIDATOR is None:
+        _VALIDATOR = jsonschema.Draft202012Validator(schema("protocol.schema.json"))
+    return _VALIDATOR
+
+
+def check_client(msg) -> None:
+    err = jsonschema.exceptions.best_match(validator().iter_errors({"client": msg}))
+    if err is not None:
+        path = "/".join(map(str, list(err.absolute_path)[1:])) or "(message)"
+        raise ProtocolError("bad_message", f"{path}: {err.message}")
+
+
+class Hub:
+    def __init__(self, store: Store):
+        self.store = store
+        self.games: dict[str, dict] = {}         # game id -> {"game", "bots", "version"}
+        self.seats: dict[object, dict] = {}      # connection -> {game id: seat or None}
+        self.bundles: dict[str, dict] = {}
+
+    # ------------------------------------------------------------ entry point
+    def handle(self, conn, text: str) -> list[tuple[object, dict]]:
+        """Replies and pushes for one incoming message: a list of (connection, message)."""
+        request = None
+        try:
+            try:
+                msg = json.loads(text)
+            except json.JSONDecodeError as err:
+                raise ProtocolError("bad_json", f"not valid JSON: {err.msg} at column {err.colno}") from None
+            if isinstance(msg, dict):
+                request = msg.get("id")
+            check_client(msg)
+            return getattr(self, "do_" + msg["type"])(conn, msg)
+        except ProtocolError as err:
+            return [(conn, self._error(err.code, str(err), request))]
+        except IllegalAnswer as err:
+            return [(conn, self._error("illegal", str(err), request))]
+        except BadSave as err:
+            return [(conn, self._error("bad_save", str(err), request))]
+        except Conflict:
+            return [(conn, self._error("conflict", "another server changed this game first; ask again", request))]
+        except RuntimeFault as err:
+            return [(conn, self._error("runtime_fault", str(err), request))]
+
+    def disconnect(self, conn) -> None:
+        self.seats.pop(conn, None)
+
+    @staticmethod
+    def _error(code: str, message: str, request=None) -> dict:
+        out = {"type": "error", "code": code, "message": message}
+        if request is not None:
+            out["re"] = request
+        return out
+
+    @staticmethod
+    def _reply(msg: dict, **body) -> dict:
+        if msg.get("id") is not None:
+            body["re"] = msg["id"]
+        return body
+
+    # ------------------------------------------------------------ games
+    def bundle(self, edition: str) -> dict:
+        if edition not in self.bundles:
+            try:
+                self.bundles[edition] = load_bundle(edition)
+            except CompileError as err:
+                raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
+        return self.bundles[edition]
+
+    def get(self, gid: str) -> dict:
+        entry = self.games.get(gid)
+        version = self.store.version(gid)
+        if version is None:
+            raise ProtocolError("no_game", f"no game {gid!r}")
+        if entry is None or entry["version"] != version:   # another server may have moved it on
+            row = self.store.load(gid)
+            game = Game.load(row["state"], bundle=self.bundle(row["edition"]))
+            game._undo, game._since = row["undo"], row["since"]
+            entry = {"game": game, "bots": row["bots"], "version": row["version"]}
+            self.games[gid] = entry
+        return entry
+
+    def _play_bots(self, entry) -> list[dict]:
+        game, bots = entry["game"], entry["bots"]
+        events: list[dict] = []
+        n = 0
+        while not game.over and bots[game.decision["player"]]:
+            bot = BOTS[bots[game.decision["player"]]](game.state["decisions"] * 7919 + game.state["seed"])
+            events += game.apply(bot.answer(game.decision, game.cards))
+            n += 1
+            if n > 100_000:
+                raise ProtocolError("bot_loop", "the bots did not reach a human decision")
+        return events
+
+    def _persist(self, gid: str, entry) -> None:
+        game = entry["game"]
+        self.store.update(gid, entry["version"], game.state, game._undo, game._since)
+        entry["version"] = game.state["decisions"]
+
+    def _pushes(self, gid: str, entry, events: list[dict], skip=None) -> list[tuple[object, dict]]:
+        game = entry["game"]
+        out = []
+        for conn, seats in self.seats.items():
+            if gid in seats and conn is not skip:
+                seat = seats[gid]
+                out.append((conn, {"type": "update", "game": gid, "player": seat,
+                                   "events": game.events_for(events, seat), "view": game.view(seat)}))
+        return out
+
+    # ------------------------------------------------------------ messages
+    def do_hello(self, conn, msg):
+        return [(conn, self._reply(msg, type="hello", protocol=PROTOCOL_VERSION, server="innoscript"))]
+
+    def do_create(self, conn, msg):
+        bundle = self.bundle(msg.get("edition", "3e"))
+        players = msg.get("players", 2)
+        bots = msg.get("bots") or [None] * players
+        if len(bots) != players:
+            raise ProtocolError("bad_message", f"bots: give one entry per player ({players})")
+        try:
+            game = Game.new(players=players, seed=msg.get("seed", 0), names=msg.get("names"), bundle=bundle,
+                            secret=secrets.token_hex(16))
+        except ValueError as err:
+            raise ProtocolError("bad_message", str(err)) from None
+        gid = uuid.uuid4().hex[:12]
+        self.store.create(gid, bundle["edition"], game.state, bots)
+        entry = {"game": game, "bots": bots, "version": game.state["decisions"]}
+        self.games[gid] = entry
+        self._play_bots(entry)
+        self._persist(gid, entry)
+        return [(conn, self._reply(msg, type="created", game=gid, players=players, edition=bundle["edition"]))]
+
+    def do_load(self, conn, msg):
+        data = msg["data"]
+        edition = data.get("edition") if isinstance(data, dict) else None
+        if not isinstance(edition, str):
+            raise BadSave("saved game: no edition")
+        game = Game.load(data, bundle=self.bundle(edition))
+        bots = msg.get("bots") or [None] * len(game.state["players"])
+        gid = uuid.uuid4().hex[:12]
+        self.store.create(gid, edition, game.state, bots)
+        entry = {"game": game, "bots": bots, "version": game.state["decisions"]}
+        self.games[gid] = entry
+        self._play_bots(entry)
+        self._persist(gid, entry)
+        return [(conn, self._reply(msg, type="created", game=gid, players=len(game.state["players"]), edition=edition))]
+
+    def _seat(self, entry, player):
+        if player is not None and not 0 <= player < len(entry["game"].state["players"]):
+            raise ProtocolError("bad_player", f"no player {player} in this game")
+        return player
+
+    def do_join(self, conn, msg):
+        entry = self.get(msg["game"])
+        seat = self._seat(entry, msg.get("player"))
+        self.seats.setdefault(conn, {})[msg["game"]] = seat
+        return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat,
+                                   view=entry["game"].view(seat)))]
+
+    def do_view(self, conn, msg):
+        entry = self.get(msg["game"])
+        seat = self._seat(entry, msg.get("player"))
+        return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat,
+                                   view=entry["game"].view(seat)))]
+
+    def do_answer(self, conn, msg):
+        gid = msg["game"]
+        entry = self.get(gid)
+        game = entry["game"]
+        seat = self._seat(entry, msg["player"])
+        d = game.decision
+        if d is None:
+            raise ProtocolError("illegal", "the game is over")
+        if d["player"] != seat:
+            raise ProtocolError("wrong_player", f"decision {d['id']} is for player {d['player']}, not {seat}")
+        if msg.get("decision") is not None and msg["decision"] != d["id"]:
+            raise ProtocolError("stale_decision", f"decision {msg['decision']} is no longer pending (now {d['id']})")
+        answer = self._resolve(game, d, msg["answer"])
+        events = game.apply(answer, seat)
+        events += self._play_bots(entry)
+        self._persist(gid, entry)
+        reply = self._reply(msg, type="update", game=gid, player=seat, events=game.events_for(events, seat),
+                            view=game.view(seat))
+        return [(conn, reply)] + self._pushes(gid, entry, events, skip=conn)
+
+    def _resolve(self, game, d, answer):
+        """Hidden cards are named by their handles; turn handles back into ids."""
+        n = len(game.cards.cards)
+
+        def one(a):
+            if isinstance(a, str) and a.startswith("h") and len(a) == 17:
+                cid = resolve_token(game.state, a, n)
+                if cid is None:
+                    raise ProtocolError("illegal", f"unknown card handle {a!r}")
+                return cid
+            if isinstance(a, dict) and "ref" in a:
+                return one(a["ref"])
+            if isinstance(a, dict) and "id" in a and d["kind"] != "action":
+                return a["id"]
+            return a
+        if d["kind"] == "action" and isinstance(answer, dict) and isinstance(answer.get("card"), dict):
+            answer = {**answer, "card": answer["card"].get("id")}
+        if isinstance(answer, list):
+            return [one(a) for a in answer]
+        return one(answer)
+
+    def do_undo(self, conn, msg):
+        gid = msg["game"]
+        entry = self.get(gid)
+        game = entry["game"]
+        seat = self._seat(entry, msg["player"])
+        last = game._undo and json.loads(game._undo)["turn"]["active"]
+        if last != seat:
+            raise ProtocolError("wrong_player", "only the player who took the last action may undo it")
+        game.undo()
+        entry["game"] = game
+        self._persist(gid, entry)
+        return [(conn, self._reply(msg, type="update", game=gid, player=seat, events=[], view=game.view(seat)))] + \
+            self._pushes(gid, entry, [], skip=conn)
+
+    def do_save(self, conn, msg):
+        entry = self.get(msg["game"])
+        return [(conn, self._reply(msg, type="saved", game=msg["game"], data=entry["game"].to_json()))]
+
+    def do_list(self, conn, msg):
+        return [(conn, self._reply(msg, type="games", games=self.store.list()))]
