@@ -391,6 +391,15 @@ def cmd_lsp(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    from innoscript.runtime.server import serve_stdio, serve_websocket
+    if args.stdio:
+        serve_stdio(args.db)
+    else:
+        serve_websocket(args.host, args.port, args.db)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -435,6 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--summary", action="store_true", help="print the totals only")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(func=cmd_coverage)
+
+    c = sub.add_parser("serve", help="serve the JSON protocol (stdio or WebSocket), games kept in SQLite")
+    c.add_argument("--stdio", action="store_true", help="one JSON message per line on standard input/output")
+    c.add_argument("--port", type=int, default=8765, help="WebSocket port (default 8765)")
+    c.add_argument("--host", default="127.0.0.1", help="WebSocket address (default: localhost only)")
+    c.add_argument("--db", help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite)")
+    c.set_defaults(func=cmd_serve)
 
     c = sub.add_parser("lsp", help="run the language server on standard input/output (for editors)")
     c.set_defaults(func=cmd_lsp)

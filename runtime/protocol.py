@@ -44,11 +44,21 @@ def validator() -> jsonschema.Draft202012Validator:
     return _VALIDATOR
 
 
+CLIENT_TYPES = ("hello", "create", "load", "join", "view", "answer", "undo", "save", "list")
+
+
 def check_client(msg) -> None:
-    err = jsonschema.exceptions.best_match(validator().iter_errors({"client": msg}))
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+    t = msg.get("type")
+    if t not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {t!r} (known: {', '.join(CLIENT_TYPES)})")
+    # validate against that type's own schema, for a precise message
+    sub = {"$ref": f"#/$defs/{t}", "$defs": validator().schema["$defs"]}
+    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(sub).iter_errors(msg))
     if err is not None:
-        path = "/".join(map(str, list(err.absolute_path)[1:])) or "(message)"
-        raise ProtocolError("bad_message", f"{path}: {err.message}")
+        path = "/".join(map(str, err.absolute_path)) or "(message)"
+        raise ProtocolError("bad_message", f"{t}: {path}: {err.message}")
 
 
 class Hub:

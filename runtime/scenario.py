@@ -128,6 +128,12 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>") -> Engine:
         state["available"]["standard"].append(take(name))
     if "specials" in setup:
         state["available"]["special"] = [s for s in setup["specials"]]
+    for name in setup.get("junk_specials", []):
+        if name not in cards.specials:
+            raise ScenarioError(f"{path}: unknown special achievement {name!r}")
+        if name in state["available"]["special"]:
+            state["available"]["special"].remove(name)
+        state["junk_special"].append(name)
     for name in setup.get("junk", []):
         state["junk"].append(take(name))
     turn = state["turn"]
@@ -142,7 +148,8 @@ def _to_answer(engine: Engine, pending: dict, raw, path: str):
     b = _Builder(cards, path)
     if kind in ("select_cards", "order"):
         raw = raw if isinstance(raw, list) else [raw]
-        return [b.cid(x) if isinstance(x, str) else x for x in raw]
+        # special achievements are named, not cards
+        return [b.cid(x) if isinstance(x, str) and x not in cards.specials else x for x in raw]
     if kind == "initial_meld":
         return b.cid(raw)
     if kind == "action":
@@ -280,6 +287,9 @@ def compare(engine: Engine, expect: dict, events: list[dict]) -> list[str]:
         got = names(st["supply"][str(age)][:len(want)])
         if got != want:
             fails.append(f"top of age {age} pile: expected {want}, got {got}")
+    if "junk_specials" in expect and Counter(st["junk_special"]) != Counter(expect["junk_specials"]):
+        fails.append(f"special achievements in the junk: expected {sorted(expect['junk_specials'])}, "
+                     f"got {sorted(st['junk_special'])}")
     if "specials" in expect and Counter(st["available"]["special"]) != Counter(expect["specials"]):
         fails.append(f"available special achievements: expected {sorted(expect['specials'])}, "
                      f"got {sorted(st['available']['special'])}")
