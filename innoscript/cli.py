@@ -400,6 +400,16 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_play(args) -> int:
+    from innoscript.runtime.terminal import play
+    seats = [s.strip() for s in args.bots.split(",")] if args.bots else []
+    bad = [s for s in seats if s not in ("human", "random")]
+    if bad:
+        print(f"error: unknown seat kind {bad[0]!r}: use human or random", file=sys.stderr)
+        return 2
+    return play(args.edition, args.players, seats, args.seed, args.load)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
     from innoscript import __version__
@@ -444,6 +454,14 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--summary", action="store_true", help="print the totals only")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(func=cmd_coverage)
+
+    c = sub.add_parser("play", help="play in the terminal, hot-seat or against bots")
+    c.add_argument("--edition", default="3e")
+    c.add_argument("--players", type=int, default=2)
+    c.add_argument("--bots", help="per seat, comma-separated: human or random (default: everyone human)")
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--load", help="resume a game saved with the 'save FILE' command")
+    c.set_defaults(func=cmd_play)
 
     c = sub.add_parser("serve", help="serve the JSON protocol (stdio or WebSocket), games kept in SQLite")
     c.add_argument("--stdio", action="store_true", help="one JSON message per line on standard input/output")
