@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sqlite3
 import uuid
 
 import jsonschema
@@ -88,9 +89,14 @@ class Hub:
         except BadSave as err:
             return [(conn, self._error("bad_save", str(err), request))]
         except Conflict:
+            self.games.clear()   # the cache may be ahead of the database: reload from it
             return [(conn, self._error("conflict", "another server changed this game first; ask again", request))]
         except RuntimeFault as err:
+            self.games.clear()
             return [(conn, self._error("runtime_fault", str(err), request))]
+        except sqlite3.Error as err:
+            self.games.clear()
+            return [(conn, self._error("storage", f"the game database failed: {err}; nothing was changed", request))]
 
     def disconnect(self, conn) -> None:
         self.seats.pop(conn, None)

@@ -43,10 +43,19 @@ class Store:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA busy_timeout=30000")
-        self.db.execute(SCHEMA)
+        # Switching to WAL can report "locked" at once while another process opens the same
+        # new file; it is a one-time setting, so retry briefly.
+        for attempt in range(50):
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute(SCHEMA)
+                break
+            except sqlite3.OperationalError:
+                if attempt == 49:
+                    raise
+                time.sleep(0.1)
+        self.db.execute("PRAGMA synchronous=NORMAL")
 
     def create(self, gid: str, edition: str, state: dict, bots: list) -> None:
         now = time.time()
