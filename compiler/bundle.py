@@ -93,6 +93,28 @@ def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
     return chunk
 
 
+def reads_only_you(expr) -> bool:
+    """Whether an expression reads nothing but the candidate player's own cards and counters,
+    so the engine need not re-test it when only other players' cards changed."""
+    from .constructs import _walk
+    for node in _walk([expr]):
+        if isinstance(node, A.Owner) and node.kind != "you":
+            return False
+        if isinstance(node, (A.PlayerSet, A.Quantified, A.SinglePlayer, A.ActionVar)):
+            return False
+        if isinstance(node, A.Pronoun) and node.who not in ("you", "it"):
+            return False
+        if isinstance(node, A.Zone) and node.owner is None:
+            return False
+    return True
+
+
+def condition_scope(text: str, where: str, vocab: Vocabulary) -> str:
+    wrapped = f'card "$condition" {{ }}\neffect {{ if {text} {{ }} }}\n'
+    card, _ = parse_card(wrapped, where, vocab, check_meta=False)
+    return "you" if reads_only_you(card.effects[0].body[0].cond) else "game"
+
+
 @functools.cache
 def compiler_fingerprint() -> str:
     """A hash of the compiler's own code, so a changed compiler never reuses an old cached bundle."""
@@ -155,7 +177,8 @@ def compile_edition(edition: Edition) -> dict:
         where = f"{edition.name}/edition.json#{sa['name']}"
         try:
             specials.append({"name": sa["name"], "claimed_by": sa.get("claimed_by"),
-                             "condition": compile_condition(sa["condition"], where, vocab)})
+                             "condition": compile_condition(sa["condition"], where, vocab),
+                             "scope": condition_scope(sa["condition"], where, vocab)})
         except CompileError as err:
             errors.extend(err.diagnostics)
             sources.update(err.sources)

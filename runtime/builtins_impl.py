@@ -54,20 +54,32 @@ def _icons(e, f, icon, cs):
     cs = _list(cs)
     if not cs:
         return 0
+    key = (e.state.get("rev", 0), tuple(cs))
+    counts = e.icon_cache.get(key)
+    if counts is None:
+        counts = _count_icons(e, cs)
+        if len(e.icon_cache) > 4096:
+            e.icon_cache.clear()
+        e.icon_cache[key] = counts
+    return counts.get(icon, 0)
+
+
+def _count_icons(e, cs) -> dict:
+    """Every icon the cards show, in one pass: visible icons for board cards, printed ones elsewhere."""
     cards = e.cards
-    on_board = {}  # one pass over the boards instead of locating each card
+    on_board = {}
     for pl in e.state["players"]:
         for pile in pl["board"].values():
             for i, c in enumerate(pile["cards"]):
                 on_board[c] = (pile["splay"], i == 0)
-    n = 0
+    counts: dict = {}
     for c in cs:
         where = on_board.get(c)
-        if where is None:
-            n += sum(1 for i in cards.printed[c] if i == icon)
-        else:
-            n += cards.visible_icons(c, where[0], where[1]).count(icon)
-    return n
+        shown = [i for i in cards.printed[c] if i != cards.hex] if where is None else \
+            cards.visible_icons(c, where[0], where[1])
+        for i in shown:
+            counts[i] = counts.get(i, 0) + 1
+    return counts
 
 
 def _top(e, f, cs, color):

@@ -17,7 +17,7 @@ import json
 import random
 
 from . import vm
-from .state import (Cards, GameOver, draw_age, highest_top_value, locate, new_state, place, points,
+from .state import (Cards, GameOver, bump, draw_age, highest_top_value, locate, new_state, place, points,
                     remove_from_anywhere, top_cards, icon_count)
 
 STEP_BUDGET = 200_000          # VM instructions per answer before a runaway effect is stopped
@@ -41,6 +41,9 @@ class Engine:
         self.events: list[dict] = []
         self.budget = STEP_BUDGET
         self.trace: set | None = None   # set to a set to record executed pcs and branch edges (coverage)
+        self.icon_cache: dict = {}       # (board revision, cards) -> icon counts; never saved
+        self.transactional = True        # roll back a failed answer (simulation turns this off for speed)
+        self._specials_seen = None       # what the last special-achievement check looked at
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -90,7 +93,8 @@ class Engine:
         if player is not None and player != pending["player"]:
             raise IllegalAnswer(f"decision {pending['id']} is for player {pending['player']}, not player {player}")
         value = self.validate(pending, answer)
-        saved = json.dumps(self.state)  # restored if anything below fails: the state is never half-changed
+        # restored if anything below fails, so the state is never half-changed (simulation may skip it)
+        saved = json.dumps(self.state) if self.transactional else None
         self.events = []
         self.budget = STEP_BUDGET
         try:
@@ -107,7 +111,8 @@ class Engine:
                 self._game_over()
             self.advance()
         except Exception:
-            self.state = json.loads(saved)
+            if saved is not None:
+                self.state = json.loads(saved)
             raise
         return self.events
 
@@ -641,6 +646,7 @@ class Engine:
             if color is None:
                 return
         board[color]["splay"] = direction
+        bump(self.state, frame["you"])
         frame["did"] = True
         self.emit("splay", player=frame["you"], color=color, direction=direction)
         self._count_change()
@@ -655,6 +661,7 @@ class Engine:
                           "max": len(pile), "prompt": f"put your {color} cards in a new order, top first"}, frame)
         if order != pile:
             pile[:] = order
+            bump(self.state, frame["you"])
             frame["did"] = True
             self.emit("rearrange", player=frame["you"], color=color)
             self._count_change()
@@ -790,9 +797,20 @@ class Engine:
         st = self.state
         if not st["available"]["special"]:
             return
+        # A condition is tested again only when something it can read has changed: the candidate's
+        # own cards and counters for a condition of scope 'you', anything for the others.
+        seen = self._specials_seen
+        if seen is None:
+            seen = self._specials_seen = {}
         active = st["turn"]["active"]
         for p in [active] + self.players_from(active, False):
             for name in list(st["available"]["special"]):
+                sa = self.cards.specials[name]
+                key = ((st["revs"][p] if "revs" in st else st.get("rev")) if sa.get("scope") == "you" else st.get("rev"),
+                       st["turn"]["scored"][p], st["turn"]["tucked"][p])
+                if seen.get((name, p)) == key:
+                    continue
+                seen[(name, p)] = key
                 if self._condition(name, p):
                     self.claim_special(p, name)
 

@@ -33,16 +33,19 @@ class BadSave(Exception):
 
 
 class Game:
-    def __init__(self, engine: Engine):
+    def __init__(self, engine: Engine, fast: bool = False):
+        """fast=True (simulation): no rollback snapshot per answer and no undo record."""
         self._engine = engine
+        self._fast = fast
+        engine.transactional = not fast
         self._undo: str | None = None        # the state before the last action, while it may be undone
         self._since: list[dict] = []         # events since that action began
 
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, edition: str = "3e", players: int = 2, seed: int = 0, names: list[str] | None = None,
-            bundle: dict | None = None, secret: str | None = None) -> "Game":
-        return cls(Engine.new_game(bundle or load_bundle(edition), players, seed, names, secret))
+            bundle: dict | None = None, secret: str | None = None, fast: bool = False) -> "Game":
+        return cls(Engine.new_game(bundle or load_bundle(edition), players, seed, names, secret), fast)
 
     @classmethod
     def load(cls, data: str | dict, bundle: dict | None = None) -> "Game":
@@ -89,7 +92,7 @@ class Game:
 
     def apply(self, answer, player: int | None = None) -> list[dict]:
         pending = self._engine.pending
-        before = self.save() if pending is not None and pending["kind"] == "action" else None
+        before = self.save() if not self._fast and pending is not None and pending["kind"] == "action" else None
         events = self._engine.answer(answer, player)
         if before is not None:
             self._undo, self._since = before, list(events)

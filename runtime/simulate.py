@@ -31,7 +31,7 @@ def play_one(edition: str, players: int, seed: int, max_decisions: int = 50_000)
     record = {"seed": seed, "players": players, "winners": None, "reason": None, "turns": 0, "actions": 0,
               "decisions": 0, "dogmas": {}, "error": None}
     try:
-        game = Game.new(edition, players, seed, bundle=bundle)
+        game = Game.new(edition, players, seed, bundle=bundle, fast=True)
         bot = RandomBot(seed * 7919 + players)
         dogmas: Counter = Counter()
         while not game.over:

@@ -77,6 +77,8 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
         "junk": [],
         "junk_special": [],
         "revealed_from": {},
+        "rev": 0,          # bumped by every change of cards: keys the icon-count cache
+        "revs": [0] * len(names),   # the same, per player whose cards changed
         "removed": [],
         "turn": {"number": 0, "active": 0, "actions_left": 0, "scored": [0] * len(names), "tucked": [0] * len(names)},
         "phase": "setup",
@@ -163,9 +165,17 @@ def highest_top_value(cards: Cards, state: dict, p: int) -> int:
 
 # ---------------------------------------------------------------- moves
 
+def bump(state: dict, p: int | None) -> None:
+    """Note that cards changed (for player p's, if given): derived caches key on these counters."""
+    state["rev"] = state.get("rev", 0) + 1
+    if p is not None and "revs" in state:
+        state["revs"][p] += 1
+
+
 def remove_from_anywhere(state: dict, cid: int):
     """Take a card out of its zone; return where it was. A pile left with 0-1 cards forgets its splay."""
     zone, p, key = locate(state, cid)
+    bump(state, p)
     if zone in ("hand", "score", "revealed", "achievements"):
         state["players"][p][zone].remove(cid)
         if zone == "revealed":
@@ -186,6 +196,7 @@ def remove_from_anywhere(state: dict, cid: int):
 
 def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom: bool = False) -> None:
     """Put a card (already out of its old zone) into a zone."""
+    bump(state, p)
     if zone == "board":
         pile = state["players"][p]["board"][cards.color[cid]]
         if bottom:
