@@ -230,17 +230,16 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
     stack = frame["stack"]
     loc = frame["locals"]
     consts = chunk["consts"]
-    name = O.OPCODES[op].name
 
-    if name == "DUP":
+    if op == O.DUP:
         stack.append(stack[-1])
-    elif name == "JUMP_IF_TRUE":
+    elif op == O.JUMP_IF_TRUE:
         return pc + 1 if not stack.pop() else ins[1]
-    elif name == "LOAD_ACTION":
+    elif op == O.LOAD_ACTION:
         stack.append(engine.action_vars().get(consts[ins[1]], 0))
-    elif name == "STORE_ACTION":
+    elif op == O.STORE_ACTION:
         engine.action_vars()[consts[ins[1]]] = stack.pop()
-    elif name == "BINARY":
+    elif op == O.BINARY:
         b = stack.pop()
         a = stack.pop()
         opn = ENUM["binop"][ins[1]]
@@ -257,11 +256,11 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         else:
             bs = set(_as_list(b))
             stack.append([x for x in _as_list(a) if x not in bs])
-    elif name == "NOT":
+    elif op == O.NOT:
         stack.append(not stack.pop())
-    elif name == "NEG":
+    elif op == O.NEG:
         stack.append(-_num(stack.pop()))
-    elif name == "IN":
+    elif op == O.IN:
         coll = _as_list(stack.pop())
         item = stack.pop()
         if isinstance(item, str) and coll and isinstance(coll[0], int) and item not in cards.colors:
@@ -270,17 +269,17 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
             stack.append(bool(item) and all(x in coll for x in item))
         else:
             stack.append(item in coll)
-    elif name == "HAS_ICON":
+    elif op == O.HAS_ICON:
         icon = consts[ins[1]]
         stack.append(any(icon in cards.printed[c] for c in _as_list(stack.pop())))
-    elif name == "IS_COLOR":
+    elif op == O.IS_COLOR:
         colors = set(_as_list(stack.pop()))
         cs = _as_list(stack.pop())
         stack.append(bool(cs) and all(cards.color[c] in colors for c in cs))
-    elif name == "PLAYERS":
+    elif op == O.PLAYERS:
         kind = ENUM["players"][ins[1]]
         stack.append(engine.players_from(frame["you"], include_self=(kind == "all")))
-    elif name == "ZONE_GLOBAL":
+    elif op == O.ZONE_GLOBAL:
         kind = ENUM["global_zone"][ins[1]]
         if kind == "junk":
             stack.append(list(state["junk"]))
@@ -292,12 +291,12 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
             stack.append(list(state["available"]["special"]))
         else:  # junk_special
             stack.append(list(state["junk_special"]))
-    elif name == "DECK":
+    elif op == O.DECK:
         stack.append(list(state["supply"].get(str(stack.pop()), [])))
-    elif name == "FILTER_POS":
+    elif op == O.FILTER_POS:
         test = is_top if ENUM["position"][ins[1]] == "top" else is_bottom
         stack.append([c for c in stack.pop() if test(state, c)])
-    elif name == "FILTER_ICON":
+    elif op == O.FILTER_ICON:
         icon, negate = consts[ins[1]], bool(ins[2])
         items = _as_list(stack.pop())
         if items and isinstance(items[0], str):  # colours: piles of 'you' showing the icon
@@ -305,70 +304,70 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
             stack.append([c for c in items if (pile_icon_count(cards, board[c], icon) > 0) != negate])
         else:
             stack.append([c for c in items if (icon in cards.printed[c]) != negate])
-    elif name == "FILTER_COLOR":
+    elif op == O.FILTER_COLOR:
         colors = set(_as_list(stack.pop()))
         negate = bool(ins[1])
         stack.append([c for c in stack.pop() if (cards.color[c] in colors) != negate])
-    elif name == "FILTER_VALUE":
+    elif op == O.FILTER_VALUE:
         v = _num(stack.pop())
         cmp = _CMP[ins[1]]
         stack.append([c for c in stack.pop() if cmp(cards.age[c], v)])
-    elif name == "FILTER_VALUES":
+    elif op == O.FILTER_VALUES:
         vs = set(_as_list(stack.pop()))
         stack.append([c for c in stack.pop() if cards.age[c] in vs])
-    elif name == "FILTER_NAME":
+    elif op == O.FILTER_NAME:
         nm = consts[ins[1]]
         stack.append([c for c in stack.pop() if cards.name[c] != nm])
-    elif name == "SELECT":
+    elif op == O.SELECT:
         hi = stack[-1]
         lo = stack[-2]
         chosen = engine.select(frame, _unique(_as_list(stack[-3])), ENUM["select"][ins[1]], ENUM["order"][ins[2]],
                                ENUM["chooser"][ins[3]], bool(ins[4]), _num(lo), _num(hi))
         del stack[-3:]
         stack.append(chosen)
-    elif name == "MOVE":
+    elif op == O.MOVE:
         moved = engine.move(frame, _as_list(stack.pop()), ENUM["verb"][ins[1]])
         stack.append(moved)
-    elif name == "TRANSFER":
+    elif op == O.TRANSFER:
         target = stack.pop()
         moved = engine.transfer(frame, _as_list(stack.pop()), target, ENUM["zone"][ins[1]])
         stack.append(moved)
-    elif name == "DRAW":
+    elif op == O.DRAW:
         age = _num(stack[-1])
         count = _num(stack[-2])
         del stack[-2:]
         stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]]))
-    elif name == "EXCHANGE":
+    elif op == O.EXCHANGE:
         pb, b, pa, a = stack[-1], _as_list(stack[-2]), stack[-3], _as_list(stack[-4])
         engine.exchange(frame, a, pa, ENUM["zone"][ins[1]], b, pb, ENUM["zone"][ins[2]], bool(ins[3]))
         del stack[-4:]
-    elif name == "SPLAY":
+    elif op == O.SPLAY:
         engine.splay(frame, _as_list(stack[-1]), ENUM["direction"][ins[1]], bool(ins[2]))
         stack.pop()
-    elif name == "UNSPLAY":
+    elif op == O.UNSPLAY:
         engine.splay(frame, _as_list(stack[-1]), "none", False)
         stack.pop()
-    elif name == "REARRANGE":
+    elif op == O.REARRANGE:
         engine.rearrange(frame, stack[-1])
         stack.pop()
-    elif name == "ASK":
+    elif op == O.ASK:
         ans = engine.ask_yes_no(frame)
         frame["did"] = ans
         stack.append(ans)
-    elif name == "CHOOSE":
+    elif op == O.CHOOSE:
         options = stack[-1]
         chosen = engine.choose(frame, ENUM["choice"][ins[1]], ENUM["chooser"][ins[2]], _as_list(options))
         stack.pop()
         stack.append(chosen)
-    elif name == "CHOOSE_OPTION":
+    elif op == O.CHOOSE_OPTION:
         stack.append(engine.choose_option(frame, ins[1]))
-    elif name == "DID":
+    elif op == O.DID:
         stack.append(bool(frame["did"]))
-    elif name == "SET_DID":
+    elif op == O.SET_DID:
         frame["did"] = bool(ins[1])
-    elif name == "LIST_NEW":
+    elif op == O.LIST_NEW:
         stack.append([])
-    elif name == "APPEND":
+    elif op == O.APPEND:
         v = stack.pop()
         if loc[ins[1]] is None:
             loc[ins[1]] = []
@@ -376,42 +375,42 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
             loc[ins[1]].extend(v)
         else:
             loc[ins[1]].append(v)
-    elif name == "PICK_SINGLE":
+    elif op == O.PICK_SINGLE:
         scores = [_num(s) for s in stack.pop()]
         players = stack.pop()
         stack.append(_single(players, scores, ENUM["extreme"][ins[1]]))
-    elif name == "WIN":
+    elif op == O.WIN:
         who = stack.pop()
         frame["pc"] = pc + 1
         if who is not None:
             engine.win([who], "effect", cards.name[frame["card"]] if frame["card"] >= 0 else None)
-    elif name == "LOSE":
+    elif op == O.LOSE:
         who = stack.pop()
         frame["pc"] = pc + 1
         if who is not None:
             engine.lose(who, cards.name[frame["card"]] if frame["card"] >= 0 else None)
             if state["players"][frame["you"]].get("eliminated"):
                 return "done"   # an eliminated player's effect stops here
-    elif name == "CLAIM":
+    elif op == O.CLAIM:
         engine.claim_special(frame["you"], consts[ins[1]])
-    elif name == "EXECUTE":
+    elif op == O.EXECUTE:
         target = _as_list(stack.pop())
         frame["pc"] = pc + 1
         if target:
             engine.execute(frame, target[0], ENUM["execute"][ins[1]])
             return "execute"
         return pc + 1
-    elif name == "REPEAT":
+    elif op == O.REPEAT:
         frame["pc"] = ins[1]
         return ins[1]
-    elif name == "END_DOGMA":
+    elif op == O.END_DOGMA:
         frame["pc"] = pc
         return "end_dogma"
-    elif name == "RESULT":
+    elif op == O.RESULT:
         frame["result"] = stack.pop()
         return "done"
     else:
-        raise _fault(cards, frame, chunk, pc, f"opcode {name} is not implemented by this VM")
+        raise _fault(cards, frame, chunk, pc, f"opcode {O.OPCODES[op].name} is not implemented by this VM")
     return pc + 1
 
 
