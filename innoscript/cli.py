@@ -207,33 +207,50 @@ def cmd_simulate(args) -> int:
     from innoscript.compiler.bundle import load_bundle
     from innoscript.diagnostics import CompileError
     from innoscript.runtime import simulate as S
+    from innoscript.runtime.bots import BOTS
     from rich.console import Console
-    from rich.progress import Progress
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     try:
         bundle = load_bundle(args.edition)
     except CompileError as err:
         return _errors_out(err)
+    bots = tuple(b.strip() for b in args.bots.split(",")) if args.bots else ()
+    bad = [b for b in bots if b not in BOTS]
+    if bad or len(bots) > args.players:
+        print(f"error: --bots takes up to {args.players} of: {', '.join(BOTS)}", file=sys.stderr)
+        return 2
     console = Console(stderr=True, highlight=False)
-    with Progress(console=console, disable=args.format == "json" or not console.is_terminal) as bar:
-        task = bar.add_task(f"{args.games} games, {args.players} players", total=args.games)
-        records = S.run(bundle["edition"], args.players, args.games, args.seed, args.jobs,
-                        progress=lambda: bar.advance(task))
+    columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()]
+    with Progress(*columns, console=console, disable=args.format == "json" or not console.is_terminal) as bar:
+        task = bar.add_task(f"{args.edition}, {args.players} players", total=args.games)
+        try:
+            records = S.run(bundle["edition"], args.players, args.games, args.seed, args.jobs or None,
+                            progress=lambda: bar.advance(task), bots=bots, backend=args.backend,
+                            address=args.address)
+        except RuntimeError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 1
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             for r in records:
                 f.write(json.dumps(r, sort_keys=True) + "\n")
     summary = S.summarise(records, args.players, [c["name"] for c in bundle["cards"]])
+    if args.plots:
+        S.plots(summary, args.plots, f"{bundle['edition']}, {args.players} players, {args.games} games")
     if args.format == "json":
         print(json.dumps(summary.to_json(), indent=2))
     else:
         out = Console(highlight=False)
         out.print(f"games {summary.games}, errors {summary.errors}, mean turns {summary.mean_turns}, "
                   f"mean actions {summary.mean_actions}")
-        out.print(f"ended by: {summary.by_reason}; wins by seat: {summary.wins_by_seat}")
+        out.print(f"ended by: {summary.by_reason}; wins by seat: {summary.wins_by_seat}; "
+                  f"win rate by bot: {summary.win_rate_by_bot}")
         never = [n for n, k in summary.dogmas.items() if k == 0]
         out.print(f"cards whose dogma was used: {len(summary.dogmas) - len(never)}/{len(summary.dogmas)}"
                   + (f"; never: {', '.join(never)}" if never else ""))
+        if args.plots:
+            out.print(f"plots in {args.plots}/")
         for e in summary.error_samples:
             out.print(f"[red]error[/red] {e}")
     return 1 if summary.errors else 0
@@ -485,6 +502,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--games", type=int, default=100)
     c.add_argument("--seed", type=int, default=0)
     c.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    c.add_argument("--bots", help="bot per seat, comma-separated: random or greedy (default: random)")
+    c.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="local worker processes, or Ray (optional extra innoscript[ray])")
+    c.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")
+    c.add_argument("--plots", help="write PNG charts of the summary into this folder")
     c.add_argument("--out", help="write one JSON record per game to this file")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(func=cmd_simulate)

@@ -1,45 +1,149 @@
-"""Bots that answer decisions.  ``RandomBot`` picks uniformly among legal
-answers with its own seeded RNG, so a game is reproducible from two seeds
-(the game's and the bot's)."""
+"""Bots behind one interface: ``answer(decision, view) -> answer``.
+
+A bot sees only its own player's view (runtime/views.py): ``decision`` is the
+pending decision as that player sees it (options with hidden cards as
+handles) and ``view()`` returns the rest of the view when the bot wants it.
+Answers are in the view's terms; ``play`` turns them into the engine's.
+
+- ``RandomBot``: uniform among the legal answers, from its own seeded RNG.
+- ``GreedyBot``: achieves when it can; melds a card that closes the gap on an
+  opponent's demand icon; melds a card that raises its highest top card; uses
+  dogmas nobody shares; keeps high cards for itself and gives away or returns
+  low ones.
+"""
 from __future__ import annotations
 
 import random
+from typing import Callable
+
+from .views import decision_view, resolve_answer, view as full_view
 
 
-class RandomBot:
+def _handle(o):
+    if isinstance(o, dict):
+        return o.get("id", o.get("ref", o.get("special")))
+    return o
+
+
+class Bot:
+    name = "bot"
+
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def answer(self, decision: dict, cards=None):
+    def answer(self, decision: dict, view: Callable[[], dict]):
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    name = "random"
+
+    def answer(self, decision: dict, view=None):
         rng = self.rng
         kind, options = decision["kind"], decision["options"]
         if kind in ("action", "initial_meld", "choose_option"):
-            return rng.choice(options)
+            return _handle(rng.choice(options)) if kind == "initial_meld" else rng.choice(options)
         if kind == "yes_no":
             return rng.random() < 0.5
         if kind == "splay_color":
-            return rng.choice(options + ([None] if decision["optional"] else []))
+            return rng.choice(options + ([None] if decision.get("optional") else []))
         if kind == "order":
-            order = list(options)
+            order = [_handle(o) for o in options]
             rng.shuffle(order)
             return order
-        if kind == "choose" and decision["max"] == 1:
+        if kind == "choose" and decision.get("max", 1) == 1:
             return rng.choice(options)
-        if decision.get("one_per_color") and cards is not None:
+        if decision.get("one_per_color"):
             first: dict = {}
-            for c in rng.sample(options, len(options)):
-                first.setdefault(cards.color[c], c)
+            for o in rng.sample(options, len(options)):
+                first.setdefault(o.get("color"), _handle(o))
             return list(first.values())
         k = rng.choice(decision["sizes"]) if "sizes" in decision else rng.randint(decision["min"], decision["max"])
-        return rng.sample(options, k)
+        return [_handle(o) for o in rng.sample(options, k)]
+
+
+KEEP = {"meld", "score", "achieve", "take", "keep", "reveal", "choose", "tuck"}
+
+
+class GreedyBot(RandomBot):
+    name = "greedy"
+
+    def answer(self, decision: dict, view=None):
+        kind, options = decision["kind"], decision["options"]
+        if kind == "action":
+            return self.action(decision, view())
+        if kind == "initial_meld":
+            return _handle(max(options, key=lambda c: (c.get("name", "") == min(o.get("name", "") for o in options),)))
+        if kind == "yes_no":
+            return True
+        if kind == "splay_color" and options:
+            return options[0]
+        if kind == "select_cards" and not decision.get("one_per_color"):
+            keep = decision.get("purpose") in KEEP
+            ranked = sorted(options, key=lambda o: o.get("age", 0), reverse=keep)
+            if "sizes" in decision:
+                k = max(decision["sizes"])
+            else:
+                k = decision["max"] if keep else decision["min"]
+            return [_handle(o) for o in ranked[:k]]
+        return super().answer(decision, view)
+
+    def action(self, decision: dict, v: dict):
+        me = v["viewer"]
+        options = decision["options"]
+        achieves = [o for o in options if o["type"] == "achieve"]
+        if achieves:
+            return max(achieves, key=lambda o: o["age"])
+        mine = v["players"][me]
+        others = [p for i, p in enumerate(v["players"]) if i != me and not p.get("eliminated")]
+        melds = [o for o in options if o["type"] == "meld"]
+        # defend: an opponent's top demand card out-counts us on its icon, and a card in hand closes the gap
+        for p in others:
+            for pile in p["board"].values():
+                if pile["cards"] and pile["cards"][0].get("demand"):
+                    icon = pile["cards"][0]["dogma"]
+                    gap = p["icons"].get(icon, 0) - mine["icons"].get(icon, 0)
+                    if gap > 0:
+                        helps = [o for o in melds if o["card"]["icons"].count(icon) >= min(gap, 3)]
+                        if helps:
+                            return max(helps, key=lambda o: o["card"]["age"])
+        # climb: a higher top card draws higher cards
+        top = max((pile["cards"][0]["age"] for pile in mine["board"].values() if pile["cards"]), default=0)
+        higher = [o for o in melds if o["card"]["age"] > top]
+        if higher:
+            return max(higher, key=lambda o: o["card"]["age"])
+        # a dogma nobody shares (and that demands of everyone weaker), most of the time
+        def alone(o):
+            icon = o["card"]["dogma"]
+            return all(p["icons"].get(icon, 0) < mine["icons"].get(icon, 0) for p in others)
+        solo = [o for o in options if o["type"] == "dogma" and o["card"].get("implemented", True) and alone(o)]
+        if solo and self.rng.random() < 0.7:
+            return max(solo, key=lambda o: o["card"]["age"])
+        return self.rng.choice(options)
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def answer_for(game, bot: Bot, player: int):
+    """Ask a bot, showing it only its player's view; return the answer in the engine's terms."""
+    engine = game.engine
+    pending = engine.pending
+    decision = decision_view(engine.cards, engine.state, player)
+    answer = bot.answer(decision, lambda: full_view(engine.cards, engine.state, player))
+    return resolve_answer(engine.cards, engine.state, pending, answer)
 
 
 def play_random(game, seed: int = 0, max_decisions: int = 50_000) -> int:
-    """Play a game to the end with random answers; return the number of decisions."""
-    bot = RandomBot(seed)
+    """Play a game to the end with random answers for every seat; return the number of decisions."""
+    return play_bots(game, [RandomBot(seed * 101 + p) for p in range(len(game.state["players"]))], max_decisions)
+
+
+def play_bots(game, bots: list, max_decisions: int = 50_000) -> int:
     n = 0
     while not game.over:
-        game.apply(bot.answer(game.decision, game.cards))
+        p = game.decision["player"]
+        game.apply(answer_for(game, bots[p], p))
         n += 1
         if n > max_decisions:
             raise RuntimeError(f"game did not end within {max_decisions} decisions")

@@ -193,9 +193,27 @@ class Engine:
         decision.setdefault("max", 1)
         if frame is not None and frame.get("card", -1) >= 0:
             decision.setdefault("source", self.cards.name[frame["card"]])
+            if decision["kind"] == "select_cards":
+                decision.setdefault("purpose", self._purpose(frame))
         decision["id"] = st["decisions"]
         st["pending"] = decision
         raise vm.NeedDecision()
+
+    def _purpose(self, frame) -> str:
+        """What the chosen cards are for (meld, score, return, transfer, ...), read from the bytecode
+        after the choice, so frontends and bots can say "choose a card to return"."""
+        from innoscript import opcodes as O
+        code = self.cards.cards[frame["card"]]["effects"][frame["effect"]]["code"]
+        for ins in code[frame["pc"] + 1: frame["pc"] + 8]:
+            if ins[0] == O.MOVE:
+                return O.ENUMS["verb"][ins[1]]
+            if ins[0] == O.TRANSFER:
+                return "transfer"
+            if ins[0] == O.EXCHANGE:
+                return "exchange"
+            if ins[0] == O.STORE:
+                return "choose"
+        return "choose"
 
     def emit(self, type_: str, **data) -> None:
         self.events.append({"type": type_, **data})

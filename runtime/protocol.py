@@ -22,7 +22,7 @@ from .bots import RandomBot
 from .engine import IllegalAnswer
 from .game import BadSave, Game
 from .store import Conflict, Store
-from .views import resolve_token
+from .views import resolve_answer
 from .vm import RuntimeFault
 
 PROTOCOL_VERSION = 1
@@ -241,24 +241,10 @@ class Hub:
 
     def _resolve(self, game, d, answer):
         """Hidden cards are named by their handles; turn handles back into ids."""
-        n = len(game.cards.cards)
-
-        def one(a):
-            if isinstance(a, str) and a.startswith("h") and len(a) == 17:
-                cid = resolve_token(game.state, a, n)
-                if cid is None:
-                    raise ProtocolError("illegal", f"unknown card handle {a!r}")
-                return cid
-            if isinstance(a, dict) and "ref" in a:
-                return one(a["ref"])
-            if isinstance(a, dict) and "id" in a and d["kind"] != "action":
-                return a["id"]
-            return a
-        if d["kind"] == "action" and isinstance(answer, dict) and isinstance(answer.get("card"), dict):
-            answer = {**answer, "card": answer["card"].get("id")}
-        if isinstance(answer, list):
-            return [one(a) for a in answer]
-        return one(answer)
+        try:
+            return resolve_answer(game.cards, game.state, d, answer)
+        except ValueError as err:
+            raise ProtocolError("illegal", str(err)) from None
 
     def do_undo(self, conn, msg):
         gid = msg["game"]

@@ -34,7 +34,7 @@ def resolve_token(state: dict, ref: str, n_cards: int):
 def card_face(cards: Cards, cid: int) -> dict:
     c = cards.cards[cid]
     return {"id": cid, "name": c["name"], "age": c["age"], "color": c["color"], "icons": c["icons"],
-            "dogma": c["dogma"], "implemented": bool(c["effects"])}
+            "dogma": c["dogma"], "demand": cards.has_demand[cid], "implemented": bool(c["effects"])}
 
 
 def visible_to(state: dict, cid: int, viewer: int | None) -> bool:
@@ -85,13 +85,7 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
             "revealed": [card_face(cards, c) for c in pl["revealed"]],
         }
         players.append(entry)
-    pending = state.get("pending")
-    decision = None
-    if pending is not None:
-        decision = {"id": pending["id"], "player": pending["player"], "kind": pending["kind"]}
-        if viewer == pending["player"]:
-            decision.update({k: v for k, v in pending.items() if k not in ("options",)})
-            decision["options"] = [option_view(cards, state, pending, o, viewer) for o in pending["options"]]
+    decision = decision_view(cards, state, viewer)
     return {
         "edition": state["edition"],
         "viewer": viewer,
@@ -106,6 +100,18 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
         "decision": decision,
         "result": state.get("result"),
     }
+
+
+def decision_view(cards: Cards, state: dict, viewer: int | None):
+    """The pending decision as the viewer sees it: who and what for everyone, the options only for the decider."""
+    pending = state.get("pending")
+    if pending is None:
+        return None
+    decision = {"id": pending["id"], "player": pending["player"], "kind": pending["kind"]}
+    if viewer == pending["player"]:
+        decision.update({k: v for k, v in pending.items() if k not in ("options",)})
+        decision["options"] = [option_view(cards, state, pending, o, viewer) for o in pending["options"]]
+    return decision
 
 
 def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
@@ -157,3 +163,28 @@ def reveals_hidden(events: list[dict], state_before: dict | None = None) -> bool
             if t in ("meld", "tuck") or ev.get("zone") == "board" or to_player != ev.get("from_player"):
                 return True
     return False
+
+
+def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
+    """An answer given in a view's terms (visible cards by id, hidden ones by handle, action cards
+    as faces) turned into the engine's terms. Raises ValueError for an unknown handle."""
+    n = len(cards.cards)
+
+    def one(a):
+        if isinstance(a, str) and a.startswith("h") and len(a) == 17:
+            cid = resolve_token(state, a, n)
+            if cid is None:
+                raise ValueError(f"unknown card handle {a!r}")
+            return cid
+        if isinstance(a, dict) and "ref" in a:
+            return one(a["ref"])
+        if isinstance(a, dict) and "special" in a:
+            return a["special"]
+        if isinstance(a, dict) and "id" in a and decision["kind"] != "action":
+            return a["id"]
+        return a
+    if decision["kind"] == "action" and isinstance(answer, dict) and isinstance(answer.get("card"), dict):
+        return {**answer, "card": answer["card"].get("id")}
+    if isinstance(answer, list):
+        return [one(a) for a in answer]
+    return one(answer)
