@@ -261,7 +261,7 @@ def load_bundle(edition_name: str, use_cache: bool = True) -> dict:
     return bundle
 
 
-def read_bundle_file(path: str) -> dict:
+def read_bundle_file(path: str, check_sources: bool = False) -> dict:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
@@ -271,4 +271,10 @@ def read_bundle_file(path: str) -> dict:
     except json.JSONDecodeError as err:
         raise CompileError([Diagnostic("E501", f"bundle is not valid JSON: {err.msg}", path, Pos(err.lineno, err.colno))]) from None
     validate_bundle(bundle, path)
+    if check_sources:
+        edition = load_edition(bundle["edition"])
+        if bundle["source_hash"] != source_hash(edition):
+            raise CompileError([Diagnostic("E503", "the bundle was compiled from other card sources than this "
+                                                   f"edition's (source hash {bundle['source_hash'][:12]}); recompile it",
+                                           path, Pos(0, 0))])
     return bundle

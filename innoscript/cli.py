@@ -256,6 +256,31 @@ def cmd_simulate(args) -> int:
     return 1 if summary.errors else 0
 
 
+def cmd_soak(args) -> int:
+    from innoscript.runtime.soak import soak
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(stderr=True, highlight=False)
+    results = []
+    counts = [int(n) for n in args.players.split(",")]
+    with Progress(console=console, disable=args.format == "json" or not console.is_terminal) as bar:
+        for n in counts:
+            task = bar.add_task(f"{args.edition}, {n} players", total=args.games)
+            results.append(soak(args.edition, n, args.games, args.seed, args.jobs or None,
+                                progress=lambda: bar.advance(task)))
+    if args.format == "json":
+        print(json.dumps(results, indent=2))
+    else:
+        out = Console(highlight=False)
+        for r in results:
+            out.print(f"{r['edition']} {r['players']} players: games {r['games']}, actions {r['actions']}, "
+                      f"decisions {r['decisions']}, violations {r['violations']}, errors {r['errors']}")
+            for s in r["samples"]:
+                out.print(f"   [red]{s}[/red]")
+    return 1 if any(r["violations"] or r["errors"] for r in results) else 0
+
+
 def _edition_asts(edition_name: str):
     """Parse every card of an edition to its AST (for the renderer, errata and diff)."""
     from innoscript.compiler.bundle import parse_card, vocabulary
@@ -510,6 +535,15 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--out", help="write one JSON record per game to this file")
     c.add_argument("--format", choices=["text", "json"], default="text")
     c.set_defaults(func=cmd_simulate)
+
+    c = sub.add_parser("soak", help="seeded random games in checked mode: invariants after every answer")
+    c.add_argument("--edition", default="3e")
+    c.add_argument("--players", default="2", help="player counts, comma-separated (e.g. 2,3,4)")
+    c.add_argument("--games", type=int, default=100)
+    c.add_argument("--seed", type=int, default=0)
+    c.add_argument("--jobs", type=int, default=0)
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.set_defaults(func=cmd_soak)
 
     c = sub.add_parser("scenario", help="run scenario files (files or folders) and report each")
     c.add_argument("paths", nargs="+")
