@@ -7,6 +7,7 @@ the cards themselves.
 from __future__ import annotations
 
 import functools
+import json
 import re
 
 
@@ -84,12 +85,85 @@ def uses(ids: str) -> str:
     return ", ".join(shown) + more
 
 
+def soak_table() -> str:
+    """The recorded soak figures (docs/data/soak-*.json, written by innoscript soak --format json)."""
+    from pathlib import Path
+    rows = ["| edition | players | games | actions | decisions | violations | errors |", "|---|---|---|---|---|---|---|"]
+    files = sorted(Path(__file__).parent.joinpath("data").glob("soak-*.json"))
+    if not files:
+        raise RuntimeError("no soak figures recorded in docs/data/")
+    for f in files:
+        for r in json.loads(f.read_text()):
+            rows.append(f"| {r['edition']} | {r['players']} | {r['games']:,} | {r['actions']:,} | {r['decisions']:,} | "
+                        f"{r['violations']} | {r['errors']} |")
+    return "\n".join(rows)
+
+
 _MARKERS = {
+    "soak_table": soak_table,
     "opcode_table": opcode_table,
     "error_codes": error_codes,
     "builtins_table": builtins_table,
     "grammar": grammar,
 }
+
+
+# ---------------------------------------------------------------- the card gallery
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+@functools.cache
+def _gallery_pages() -> dict[str, str]:
+    """Markdown for the card gallery: an index per edition and a page per card, made from the compiled cards."""
+    from innoscript.compiler.bundle import compile_edition, parse_card, vocabulary
+    from innoscript.compiler.diff import diff_card
+    from innoscript.compiler.disasm import disassemble_card
+    from innoscript.compiler.render import render_card
+    from innoscript.editions import available_editions, cards_root, load_edition
+    pages: dict[str, str] = {}
+    asts: dict[str, dict] = {}
+    for ed_name in available_editions():
+        ed = load_edition(ed_name)
+        vocab = vocabulary(ed.manifest, ed.card_names)
+        asts[ed_name] = {s.name: parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources}
+    for ed_name in available_editions():
+        ed = load_edition(ed_name)
+        bundle = compile_edition(ed)
+        rows = [f"# {ed.manifest['label']}", "",
+                f"{len(bundle['cards'])} cards, generated from the card files of edition `{ed_name}`.", "",
+                "| age | card | colour | icons | dogma | effects |", "|---|---|---|---|---|---|"]
+        for card in bundle["cards"]:
+            slug = _slug(card["name"])
+            rows.append(f"| {card['age']} | [{card['name']}]({slug}.md) | {card['color']} | "
+                        f"{' '.join(card['icons'])} | {card['dogma']} | {len(card['effects'])} |")
+            source = (cards_root() / card["source"]).read_text(encoding="utf-8")
+            rendered = render_card(asts[ed_name][card["name"]])
+            lines = [f"# {card['name']}", "",
+                     f"Age {card['age']}, {card['color']}; icons {' · '.join(card['icons'])}; "
+                     f"dogma icon **{card['dogma']}**. Source: `cards/{card['source']}`.", "",
+                     "## Rendered text", ""]
+            lines += [f"{i}. {t}" for i, t in enumerate(rendered["effects"], 1)] or ["(no effects scripted)"]
+            lines += ["", "## Script", "", "```innoscript", source.rstrip(), "```", "",
+                      "## Bytecode", "", "```text", disassemble_card(card, source).rstrip(), "```"]
+            inherit = ed.manifest.get("inherit")
+            if inherit and inherit in asts:
+                d = diff_card(asts[inherit].get(card["name"]), asts[ed_name][card["name"]])
+                lines += ["", f"## Changes from the {inherit} edition", "", f"{d.summary()}."]
+                for e in d.effects:
+                    lines += ["", f"Effect {e['index']} ({e['change']}):", "",
+                              f"- {inherit}: {e['old'] or '-'}", f"- {ed_name}: {e['new'] or '-'}"]
+            pages[f"gallery/{ed_name}/{slug}.md"] = "\n".join(lines) + "\n"
+        pages[f"gallery/{ed_name}/index.md"] = "\n".join(rows) + "\n"
+    return pages
+
+
+def on_files(files, config):
+    from mkdocs.structure.files import File
+    for path, content in _gallery_pages().items():
+        files.append(File.generated(config, path, content=content))
+    return files
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
