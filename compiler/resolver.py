@@ -419,7 +419,7 @@ class Resolver:
 
     def e_Is(self, e: A.Is):
         self.expect(e.subject, "cards")
-        self.expect(e.what, "colors")
+        self.expect_colors(e.what)
         return "bool"
 
     def e_In(self, e: A.In):

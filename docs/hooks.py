@@ -121,7 +121,7 @@ def _gallery_pages() -> dict[str, str]:
     from innoscript.compiler.diff import diff_card
     from innoscript.compiler.disasm import disassemble_card
     from innoscript.compiler.render import render_card
-    from innoscript.editions import available_editions, cards_root, load_edition
+    from innoscript.editions import available_editions, load_edition, source_path
     pages: dict[str, str] = {}
     asts: dict[str, dict] = {}
     for ed_name in available_editions():
@@ -138,7 +138,7 @@ def _gallery_pages() -> dict[str, str]:
             slug = _slug(card["name"])
             rows.append(f"| {card['age']} | [{card['name']}]({slug}.md) | {card['color']} | "
                         f"{' '.join(card['icons'])} | {card['dogma']} | {len(card['effects'])} |")
-            source = (cards_root() / card["source"]).read_text(encoding="utf-8")
+            source = source_path(card["source"]).read_text(encoding="utf-8")
             rendered = render_card(asts[ed_name][card["name"]])
             lines = [f"# {card['name']}", "",
                      f"Age {card['age']}, {card['color']}; icons {' · '.join(card['icons'])}; "

@@ -111,7 +111,7 @@ def cmd_dis(args) -> int:
     from innoscript.compiler.bundle import compile_card, load_bundle, vocabulary
     from innoscript.compiler.disasm import disassemble_card
     from innoscript.diagnostics import CompileError
-    from innoscript.editions import cards_root, load_edition
+    from innoscript.editions import load_edition, source_path
 
     try:
         bundle = load_bundle(args.edition)
@@ -134,7 +134,7 @@ def cmd_dis(args) -> int:
         print(f"error: no card named {args.card!r} in edition {bundle['edition']}"
               + (f"; did you mean {hint!r}?" if hint else ""), file=sys.stderr)
         return 1
-    source = (cards_root() / card["source"]).read_text(encoding="utf-8")
+    source = source_path(card["source"]).read_text(encoding="utf-8")
     sys.stdout.write(disassemble_card(card, source))
     return 0
 

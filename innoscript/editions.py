@@ -8,6 +8,7 @@ unchanged; every other card of the edition has its own file.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -35,9 +36,31 @@ def normalise_edition(name: str) -> str:
     return name if not name.isdigit() else name + "e"
 
 
+def card_roots() -> list[Path]:
+    """Where editions are looked for: the shipped cards, then the folders in $INNOSCRIPT_CARDS
+    (separated by the path separator), so a new edition or set is a folder of data anywhere."""
+    extra = [Path(p) for p in os.environ.get("INNOSCRIPT_CARDS", "").split(os.pathsep) if p.strip()]
+    return [cards_root()] + extra
+
+
 def available_editions(root: Path | None = None) -> list[str]:
-    root = root or cards_root()
-    return sorted(p.parent.name for p in root.glob("*/edition.json"))
+    roots = [root] if root else card_roots()
+    return sorted({p.parent.name for r in roots for p in r.glob("*/edition.json")})
+
+
+def find_edition_folder(name: str) -> Path | None:
+    for r in card_roots():
+        if (r / name / "edition.json").exists():
+            return r / name
+    return None
+
+
+def source_path(relpath: str) -> Path:
+    """The file of a card source recorded relative to its cards root."""
+    for r in card_roots():
+        if (r / relpath).exists():
+            return r / relpath
+    return cards_root() / relpath
 
 
 @dataclass
@@ -60,7 +83,8 @@ class Edition:
         return {s.name for s in self.sources if s.name}
 
 
-def load_manifest(folder: Path) -> dict:
+def load_manifest(folder: Path, parent: dict | None = None) -> dict:
+    """Read and validate an edition's manifest; an inheriting edition takes what it does not say from its parent."""
     path = folder / "edition.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -69,6 +93,8 @@ def load_manifest(folder: Path) -> dict:
     except json.JSONDecodeError as err:
         raise CompileError([Diagnostic("E500", f"edition.json is not valid JSON: {err.msg}", str(path),
                                        Pos(err.lineno, err.colno))]) from None
+    if parent is not None and isinstance(data, dict):
+        data = {**{k: v for k, v in parent.items() if k not in ("edition", "label", "inherit", "reuse")}, **data}
     errors = sorted(jsonschema.Draft202012Validator(schema("edition.schema.json")).iter_errors(data),
                     key=lambda e: list(e.absolute_path))
     if errors:
@@ -91,20 +117,29 @@ def _read_sources(folder: Path, root: Path) -> list[CardSource]:
 
 
 def load_edition(name: str, root: Path | None = None) -> Edition:
-    root = root or cards_root()
     name = normalise_edition(name)
-    folder = root / name
-    if not (folder / "edition.json").exists():
+    folder = (root / name) if root else find_edition_folder(name)
+    if folder is None or not (folder / "edition.json").exists():
         known = ", ".join(available_editions(root)) or "none"
-        raise CompileError([Diagnostic("E500", f"unknown edition '{name}' (known: {known})", str(folder), Pos(0, 0))])
-    manifest = load_manifest(folder)
+        raise CompileError([Diagnostic("E500", f"unknown edition '{name}' (known: {known})",
+                                       str(folder or name), Pos(0, 0))])
+    root = folder.parent
+    try:
+        raw = json.loads((folder / "edition.json").read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        raw = {}
+    parent = None
+    if isinstance(raw, dict) and isinstance(raw.get("inherit"), str):
+        parent = load_edition(raw["inherit"])
+    manifest = load_manifest(folder, parent.manifest if parent else None)
     own = _read_sources(folder, root)
     sources = list(own)
-    if manifest.get("inherit"):
-        parent = load_edition(manifest["inherit"], root)
-        reuse = manifest.get("reuse", [])
+    if parent is not None:
         by_name = {s.name: s for s in parent.sources}
         mine = {s.name for s in own}
+        reuse = manifest.get("reuse", [])
+        if reuse == "all":        # an expansion: every card of the parent, plus its own
+            reuse = [n for n in by_name if n not in mine]
         problems = [f"'{n}' is not a card of {parent.name}" for n in reuse if n not in by_name]
         problems += [f"'{n}' is both reused and given its own file" for n in reuse if n in mine]
         if problems:

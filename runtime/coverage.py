@@ -11,7 +11,7 @@ from pathlib import Path
 
 from innoscript import opcodes as O
 from innoscript.compiler.bundle import load_bundle
-from innoscript.editions import cards_root
+from innoscript.editions import source_path
 from .catalog import default_scenario_dir
 from .scenario import ScenarioError, run
 
@@ -75,7 +75,7 @@ def html_report(result: dict) -> str:
                        f"<td>{e['executed']}/{e['instructions']}</td><td>{e['branches_taken']}/{e['branches']}</td></tr>")
     out.append("</table>")
     for c, card in zip(result["cards"], bundle["cards"]):
-        path = cards_root() / c["source"]
+        path = source_path(c["source"])
         lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
         hit, seen = set(), set()
         for e, chunk in zip(c["effects"], card["effects"]):
