@@ -99,7 +99,38 @@ def soak_table() -> str:
     return "\n".join(rows)
 
 
+def grammar_reference() -> str:
+    """Every construct of the grammar: its syntax (from the grammar itself), meaning and an example."""
+    from pathlib import Path
+    from innoscript.compiler.parser import lark_parser
+    notes = json.loads(Path(__file__).parent.joinpath("data", "constructs.json").read_text())
+    parser = lark_parser()
+    by_name: dict[str, list[str]] = {}
+    for rule in parser.rules:
+        name = str(rule.alias or rule.origin.name)
+        if name.startswith("_"):
+            continue
+        parts = []
+        for sym in rule.expansion:
+            if sym.is_term:
+                try:
+                    pat = parser.get_terminal(sym.name).pattern
+                    parts.append(f'"{pat.value}"' if pat.type == "str" else sym.name)
+                except KeyError:
+                    parts.append(sym.name)
+            else:
+                parts.append(sym.name.lstrip("_"))
+        by_name.setdefault(name, []).append(" ".join(parts) or "(empty)")
+    rows = ["| construct | syntax (from the grammar) | meaning | example |", "|---|---|---|---|"]
+    for name in sorted(by_name):
+        meaning, example = notes[name][0], notes[name][1]
+        syntax = "<br>".join(_md_escape(f"`{alt}`") for alt in sorted(set(by_name[name]))[:4])
+        rows.append(f"| `{name}` | {syntax} | {_md_escape(meaning)} | `{_md_escape(example)}` |")
+    return "\n".join(rows)
+
+
 _MARKERS = {
+    "grammar_reference": grammar_reference,
     "soak_table": soak_table,
     "opcode_table": opcode_table,
     "error_codes": error_codes,
