@@ -438,7 +438,7 @@ def cmd_serve(args) -> int:
     if args.stdio:
         serve_stdio(args.db)
     else:
-        serve_websocket(args.host, args.port, args.db)
+        serve_websocket(args.host, args.port, args.db, web=args.web)
     return 0
 
 
@@ -507,6 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("serve", help="serve the JSON protocol (stdio or WebSocket), games kept in SQLite")
     c.add_argument("--stdio", action="store_true", help="one JSON message per line on standard input/output")
+    c.add_argument("--web", action="store_true", help="also serve the web playground at http://HOST:PORT/")
     c.add_argument("--port", type=int, default=8765, help="WebSocket port (default 8765)")
     c.add_argument("--host", default="127.0.0.1", help="WebSocket address (default: localhost only)")
     c.add_argument("--db", help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite)")

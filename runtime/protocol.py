@@ -9,6 +9,8 @@ reply naming what is wrong and changes nothing; other games are unaffected.
 from __future__ import annotations
 
 import json
+import random
+import re
 import secrets
 import sqlite3
 import uuid
@@ -18,7 +20,7 @@ import jsonschema
 from innoscript.compiler.bundle import load_bundle
 from innoscript.diagnostics import CompileError
 from innoscript.editions import schema
-from .bots import RandomBot
+from .bots import BOTS, answer_for
 from .engine import IllegalAnswer
 from .game import BadSave, Game
 from .store import Conflict, Store
@@ -26,7 +28,6 @@ from .views import resolve_answer
 from .vm import RuntimeFault
 
 PROTOCOL_VERSION = 1
-BOTS = {"random": RandomBot}
 
 
 class ProtocolError(Exception):
@@ -45,7 +46,7 @@ def validator() -> jsonschema.Draft202012Validator:
     return _VALIDATOR
 
 
-CLIENT_TYPES = ("hello", "create", "load", "join", "view", "answer", "undo", "save", "list")
+CLIENT_TYPES = ("hello", "create", "load", "join", "view", "answer", "undo", "save", "list", "check", "sandbox")
 
 
 def check_client(msg) -> None:
@@ -97,6 +98,12 @@ class Hub:
         except sqlite3.Error as err:
             self.games.clear()
             return [(conn, self._error("storage", f"the game database failed: {err}; nothing was changed", request))]
+        except Exception as err:   # a bug must not take the server down: report it, reload games from the store
+            import traceback
+            traceback.print_exc()
+            self.games.clear()
+            return [(conn, self._error("internal", f"internal error ({type(err).__name__}); the game was reloaded "
+                                                   "from the database", request))]
 
     def disconnect(self, conn) -> None:
         self.seats.pop(conn, None)
@@ -141,8 +148,9 @@ class Hub:
         events: list[dict] = []
         n = 0
         while not game.over and bots[game.decision["player"]]:
-            bot = BOTS[bots[game.decision["player"]]](game.state["decisions"] * 7919 + game.state["seed"])
-            events += game.apply(bot.answer(game.decision, game.cards))
+            p = game.decision["player"]
+            bot = BOTS[bots[p]](game.state["decisions"] * 7919 + game.state["seed"])
+            events += game.apply(answer_for(game, bot, p))   # a bot sees only its own player's view
             n += 1
             if n > 100_000:
                 raise ProtocolError("bot_loop", "the bots did not reach a human decision")
@@ -263,6 +271,76 @@ class Hub:
     def do_save(self, conn, msg):
         entry = self.get(msg["game"])
         return [(conn, self._reply(msg, type="saved", game=msg["game"], data=entry["game"].to_json()))]
+
+    # ------------------------------------------------------------ the card editor
+    def _compile(self, source: str, edition: str):
+        from innoscript.compiler.bundle import compile_card, parse_card, vocabulary
+        from innoscript.editions import load_edition
+        try:
+            ed = load_edition(edition)
+        except CompileError as err:
+            raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
+        vocab = vocabulary(ed.manifest, ed.card_names | set(re.findall(r'card\s+"([^"]+)"', source)))
+        try:
+            compiled = compile_card(source, "editor.inno", vocab)
+            ast, _ = parse_card(source, "editor.inno", vocab)
+            return compiled, ast, []
+        except CompileError as err:
+            return None, None, [d.to_json() for d in err.diagnostics]
+
+    def do_check(self, conn, msg):
+        from innoscript.compiler.disasm import disassemble_card
+        from innoscript.compiler.render import render_text
+        compiled, ast, diagnostics = self._compile(msg["source"], msg.get("edition", "3e"))
+        card = None
+        if compiled is not None:
+            data = dict(compiled.data, id=0)
+            card = {"name": data["name"], "rendered": render_text(ast),
+                    "disassembly": disassemble_card(data, msg["source"])}
+        return [(conn, self._reply(msg, type="checked", diagnostics=diagnostics, card=card))]
+
+    def do_sandbox(self, conn, msg):
+        """Play the edited card's dogma once, in a small position, with random answers."""
+        from .bots import RandomBot
+        from .scenario import build_state
+        from .terminal import card_text
+        edition = msg.get("edition", "3e")
+        compiled, _, diagnostics = self._compile(msg["source"], edition)
+        if compiled is None:
+            return [(conn, self._reply(msg, type="sandboxed", log=[], error="the card does not compile"))]
+        bundle = json.loads(json.dumps(self.bundle(edition)))
+        data = compiled.data
+        existing = next((c for c in bundle["cards"] if c["name"] == data["name"]), None)
+        if existing is not None:
+            existing.update({k: data[k] for k in ("age", "color", "icons", "dogma", "effects")})
+        else:
+            bundle["cards"].append(dict(data, id=len(bundle["cards"])))
+        rng = random.Random(msg.get("seed", 0))
+        others = [c for c in bundle["cards"] if c["name"] != data["name"] and c["age"] <= 2]
+        rng.shuffle(others)
+        setup = {"players": [{"board": {data["color"]: [data["name"]]}, "hand": [c["name"] for c in others[:3]]},
+                             {"board": {others[3]["color"]: [others[3]["name"]]}, "hand": [c["name"] for c in others[4:6]]}]}
+        engine = build_state({"edition": edition, "players": 2, "do": {"draw": True}, "setup": setup}, bundle)
+        engine.advance()
+        game = Game(engine, fast=True)
+        bots = [RandomBot(msg.get("seed", 0) + p) for p in range(2)]
+        log = [f"position: you have {data['name']} on your board and {', '.join(setup['players'][0]['hand'])} in hand"]
+        try:
+            events = game.apply({"type": "dogma", "card": engine.cards.by_name[data["name"]]})
+            while game.decision and game.decision["kind"] != "action":
+                p = game.decision["player"]
+                d = game.view(p)["decision"]
+                log.append(f"player {p + 1} is asked: {d.get('prompt', d['kind'])}")
+                events += game.apply(answer_for(game, bots[p], p))
+        except RuntimeFault as err:
+            return [(conn, self._reply(msg, type="sandboxed", log=log, error=str(err)))]
+        for e in game.events_for(events, 0):   # as the player who used the card saw it
+            who = f"player {e['player'] + 1}" if isinstance(e.get("player"), int) else ""
+            if isinstance(e.get("card"), dict):
+                log.append(f"{who} {e['type']} {card_text(e['card'])}".strip())
+            elif e["type"] in ("splay", "special_achievement", "game_over"):
+                log.append(f"{who} {e['type']} {e.get('color', '')} {e.get('direction', '')}{e.get('name', '')}".strip())
+        return [(conn, self._reply(msg, type="sandboxed", log=log, error=None))]
 
     def do_list(self, conn, msg):
         return [(conn, self._reply(msg, type="games", games=self.store.list()))]

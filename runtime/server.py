@@ -27,7 +27,32 @@ def serve_stdio(db: str | None = None, inp=None, out=None) -> None:
         out.flush()
 
 
-async def _serve_ws(host: str, port: int, db: str | None, ready=None) -> None:
+WEB_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+             ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+
+
+def _static(connection, request):
+    """With --web: serve the playground's files; /ws is the protocol's WebSocket."""
+    from importlib import resources
+    from websockets.datastructures import Headers
+    from websockets.http11 import Response
+    path = request.path.split("?")[0]
+    if path == "/ws":
+        return None
+    name = "index.html" if path in ("/", "") else path.lstrip("/")
+    if "/" in name or name.startswith("."):
+        return connection.respond(404, "not found\n")
+    try:
+        body = resources.files("innoscript").joinpath("web", name).read_bytes()
+    except (FileNotFoundError, IsADirectoryError, OSError):
+        return connection.respond(404, "not found\n")
+    ext = "." + name.rsplit(".", 1)[-1]
+    headers = Headers([("Content-Type", WEB_TYPES.get(ext, "application/octet-stream")),
+                       ("Content-Length", str(len(body))), ("Cache-Control", "no-store")])
+    return Response(200, "OK", headers, body)
+
+
+async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool = False) -> None:
     from websockets.asyncio.server import serve
 
     hub = Hub(Store(db))
@@ -51,15 +76,16 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None) -> None:
             conns.pop(ws, None)
             hub.disconnect(ws)
 
-    async with serve(handler, host, port, max_size=2 ** 22) as server:
+    async with serve(handler, host, port, max_size=2 ** 22, process_request=_static if web else None) as server:
         if ready is not None:
             ready(server)
-        print(f"innoscript serving on ws://{host}:{port} (games in {hub.store.path})", file=sys.stderr, flush=True)
+        where = f"http://{host}:{port}/ (WebSocket at /ws)" if web else f"ws://{host}:{port}"
+        print(f"innoscript serving on {where} (games in {hub.store.path})", file=sys.stderr, flush=True)
         await asyncio.get_running_loop().create_future()
 
 
-def serve_websocket(host: str = "127.0.0.1", port: int = 8765, db: str | None = None) -> None:
+def serve_websocket(host: str = "127.0.0.1", port: int = 8765, db: str | None = None, web: bool = False) -> None:
     try:
-        asyncio.run(_serve_ws(host, port, db))
+        asyncio.run(_serve_ws(host, port, db, web=web))
     except KeyboardInterrupt:
         pass
