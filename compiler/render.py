@@ -255,6 +255,15 @@ class Renderer:
 
     # ------------------------------------------------------------ selections
     def selection(self, sel: A.Selection) -> str:
+        src = sel.source
+        if (sel.position and sel.quantity is not None and sel.quantity.kind == "one" and isinstance(src, A.Zone)
+                and src.kind == "board" and src.owner is not None and len(sel.filters) == 1
+                and sel.filters[0].kind == "color" and isinstance(sel.filters[0].color, A.Name)
+                and sel.filters[0].color.name not in self.lets and sel.filters[0].color.name not in self.binds):
+            return f"{self.owner(src.owner)} {sel.position} {sel.filters[0].color.name} card"
+        return self._selection(sel)
+
+    def _selection(self, sel: A.Selection) -> str:
         if isinstance(sel.source, A.Name) and sel.quantity is None and sel.order == "any" and not sel.filters:
             if sel.source.name == self.last_bind:
                 return "them" if self.plural.get(sel.source.name) else "it"
@@ -328,11 +337,10 @@ class Renderer:
             return f"not of {self.color_phrase(f.color)}"
         if k == "value":
             if f.cmp == "==":
-                v = self.expr(f.value)
-                return f"[{v}]" if isinstance(f.value, A.Int) else f"of value {v}"
+                return f"[{f.value.value}]" if isinstance(f.value, A.Int) else f"of value {self.expr(f.value)}"
             return f"of value {CMP[f.cmp]} {self.expr(f.value)}"
         if k == "values":
-            return " or ".join(f"[{self.expr(v)}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values)
+            return " or ".join(f"[{v.value}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values)
         if k == "color_on":
             return f"of the same color as any card on {self.zone(f.zone)}"
         if k == "color_not_on":
@@ -451,6 +459,26 @@ class Renderer:
             return "any value"
         return f"{f}({', '.join(self.expr(x) for x in a)})"
 
+    @staticmethod
+    def _countable(e) -> bool:
+        """A player's own zone or pile: phrased as 'you have N ...'."""
+        if isinstance(e, A.Call) and e.fn == "pile":
+            return isinstance(e.args[0], A.Pronoun) and e.args[0].who == "you"
+        return isinstance(e, A.ZoneExpr) and e.zone.owner is not None and e.zone.owner.kind == "you"
+
+    def noun(self, e) -> str:
+        """A collection as the thing counted: 'green cards on your board', 'cards in your hand'."""
+        if isinstance(e, A.Call) and e.fn == "pile" and isinstance(e.args[0], A.Pronoun) and e.args[0].who == "you":
+            return f"{self.expr(e.args[1])} cards on your board"
+        if isinstance(e, A.ZoneExpr) and e.zone.owner is not None and e.zone.owner.kind == "you":
+            return {"hand": "cards in your hand", "score": "cards in your score pile", "board": "cards on your board",
+                    "top": "top cards on your board", "achievements": "achievements"}.get(e.zone.kind, self.expr(e))
+        if isinstance(e, A.Name) and e.name in self.bind_verbs:
+            return f"{PAST.get(self.bind_verbs[e.name], self.bind_verbs[e.name])} cards"
+        if isinstance(e, A.Call) and e.fn == "colors":
+            return f"colors on {self.expr(e.args[0])}"
+        return self.expr(e)
+
     def possessive(self, e) -> str:
         w = self.expr(e)
         return {"you": "your", "I": "my", "they": "their"}.get(w, f"{w}'s")
@@ -475,6 +503,20 @@ class Renderer:
             verb = left.name[: -len("_by_demand")]
             return (f"any card was {verb} due to the demand" if e.op != "==" else
                     f"no cards were {verb} due to this demand")
+        if isinstance(left, A.Call) and left.fn == "count" and isinstance(e.right, A.Call) and e.right.fn == "count" \
+                and e.op in (">", "<") and all(self._countable(x.args[0]) for x in (left, e.right)):
+            a, b = self.noun(left.args[0]), self.noun(e.right.args[0])
+            return f"you have {'more' if e.op == '>' else 'fewer'} {a} than {b}"
+        if zero and e.op == "==" and isinstance(left, A.Call) and left.fn == "count" \
+                and isinstance(left.args[0], A.WithIcon) and left.args[0].negate:
+            base = self.noun(left.args[0].base)
+            return f"each of {base} has a [{left.args[0].icon}]"
+        if isinstance(left, A.Call) and left.fn == "count" and isinstance(e.right, A.Int) and e.right.value > 0 \
+                and self._countable(left.args[0]):
+            n = self.expr(e.right)
+            phrase = {">=": f"{n} or more", "==": f"exactly {n}", ">": f"more than {n}", "<": f"fewer than {n}",
+                      "<=": f"at most {n}", "!=": f"other than {n}"}[e.op]
+            return f"you have {phrase} {self.noun(left.args[0])}"
         if zero and e.op in (">", "==", "!=") and isinstance(left, A.Call) and left.fn == "count":
             what = left.args[0]
             if isinstance(what, A.Name) and what.name in self.bind_verbs:
