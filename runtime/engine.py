@@ -112,9 +112,16 @@ class Engine:
             self.advance()
         except Exception:
             if saved is not None:
-                self.state = json.loads(saved)
+                self.restore(json.loads(saved))
             raise
         return self.events
+
+    def restore(self, state: dict) -> None:
+        """Put back an earlier state. The derived caches are keyed by revision numbers that the
+        abandoned path also used, so they are dropped."""
+        self.state = state
+        self.icon_cache.clear()
+        self._specials_seen = None
 
     # ------------------------------------------------------------ validation
     def validate(self, pending: dict, answer):

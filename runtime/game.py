@@ -111,7 +111,7 @@ class Game:
     def undo(self) -> None:
         if not self.can_undo:
             raise IllegalAnswer("the last action cannot be undone (it is not finished, or it showed a hidden card)")
-        self._engine.state = json.loads(self._undo)
+        self._engine.restore(json.loads(self._undo))
         self._undo, self._since = None, []
 
     def view(self, player: int | None = None) -> dict:
