@@ -35,3 +35,9 @@ def test_examples_compile(name):
         compile_card(text, f"{name}.inno", vocab)
     except CompileError as err:
         pytest.fail(f"{name}: {err.render()}")
+    # the renderer covers every construct: each example renders to English
+    from innoscript.compiler.bundle import parse_card
+    from innoscript.compiler.render import render_card
+    card, _ = parse_card(text, f"{name}.inno", vocab)
+    for effect_text in render_card(card)["effects"]:
+        assert effect_text and "None" not in effect_text and "{" not in effect_text, (name, effect_text)
