@@ -130,25 +130,34 @@ def summarise(records: list[dict], players: int, card_names: list[str]) -> Summa
     )
 
 
+def map_games(work, tasks: list, jobs: int | None = None, progress=None) -> list:
+    """Run work(task) for every task, in order, on `jobs` worker processes (all cores by default)."""
+    jobs = jobs or os.cpu_count() or 1
+    out: list = []
+    if jobs == 1:
+        results = map(work, tasks)
+        pool = None
+    else:
+        pool = mp.get_context("spawn").Pool(jobs)
+        results = pool.imap(work, tasks, chunksize=max(1, min(50, len(tasks) // (jobs * 4) or 1)))
+    try:
+        for r in results:
+            out.append(r)
+            if progress:
+                progress()
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
+    return out
+
+
 def run(edition: str, players: int, games: int, seed: int, jobs: int | None = None, progress=None,
         bots: tuple[str, ...] = (), backend: str = "local", address: str | None = None) -> list[dict]:
     tasks = [(edition, players, seed + i, tuple(bots)) for i in range(games)]
     if backend == "ray":
         return _run_ray(tasks, jobs, progress, address)
-    jobs = jobs or os.cpu_count() or 1
-    records: list[dict] = []
-    if jobs == 1:
-        for t in tasks:
-            records.append(_work(t))
-            if progress:
-                progress()
-    else:
-        with mp.get_context("spawn").Pool(jobs) as pool:
-            for rec in pool.imap(_work, tasks, chunksize=max(1, min(50, games // (jobs * 4) or 1))):
-                records.append(rec)
-                if progress:
-                    progress()
-    return records
+    return map_games(_work, tasks, jobs, progress)
 
 
 def _run_ray(tasks, jobs, progress, address) -> list[dict]:
