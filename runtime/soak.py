@@ -9,14 +9,13 @@ violations and errors (the last two must be 0).
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
-import os
 import random
 
 from innoscript.compiler.bundle import load_bundle
 from .bots import RandomBot, answer_for
 from .game import Game
 from .invariants import violations
+from .simulate import map_games
 
 _BUNDLES: dict = {}
 
@@ -69,19 +68,7 @@ def _work(args):
 
 def soak(edition: str, players: int, games: int, seed: int = 0, jobs: int | None = None, progress=None) -> dict:
     tasks = [(edition, players, seed + i) for i in range(games)]
-    jobs = jobs or os.cpu_count() or 1
-    records = []
-    if jobs == 1:
-        for t in tasks:
-            records.append(_work(t))
-            if progress:
-                progress()
-    else:
-        with mp.get_context("spawn").Pool(jobs) as pool:
-            for r in pool.imap(_work, tasks, chunksize=max(1, min(25, games // (jobs * 4) or 1))):
-                records.append(r)
-                if progress:
-                    progress()
+    records = map_games(_work, tasks, jobs, progress)
     bad = [r for r in records if r["violations"]]
     errors = [r for r in records if r["error"]]
     return {"edition": edition, "players": players, "games": len(records),
