@@ -1,6 +1,8 @@
 """The web playground end to end, in headless Chromium driven by Playwright, as a person uses it:
 start a game, play several turns by clicking, save; write a card with an error, fix it, see its text.
-The screenshots in the docs are taken here. INNOSCRIPT_SKIP_BROWSER=1 skips these tests."""
+The screenshots go to a temporary folder, or into docs/img when INNOSCRIPT_SCREENSHOTS is set to that folder
+(`INNOSCRIPT_SCREENSHOTS=docs/img python -m pytest tests/test_web.py`, the documented way to refresh the docs'
+pictures), so a test run leaves the working tree clean. INNOSCRIPT_SKIP_BROWSER=1 skips these tests."""
 import os
 import shutil
 import socket
@@ -12,7 +14,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHOTS = ROOT / "docs" / "img"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
 
@@ -23,6 +24,14 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = os.environ.get("INNOSCRIPT_SCREENSHOTS")
+    path = Path(folder).resolve() if folder else tmp_path_factory.mktemp("screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +72,7 @@ def page(browser, url):
     return pg, errors
 
 
-def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path):
+def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path, shots):
     pg, errors = page(browser, server)
     pg.select_option("#seat-1", "greedy")
     pg.click("#start")
@@ -82,8 +91,7 @@ def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path):
         pg.wait_for_timeout(150)
     assert len(turns) >= 3, turns                            # the game moved on through several turns
     assert pg.query_selector_all(".player") and pg.query_selector_all("#log li")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    pg.screenshot(path=str(SHOTS / "web-table.png"))
+    pg.screenshot(path=str(shots / "web-table.png"))
     with pg.expect_download() as dl:
         pg.click("#save")
     saved = tmp_path / "game.json"
@@ -98,7 +106,7 @@ def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path):
     assert not errors and not errors2
 
 
-def test_author_a_card_with_an_error_then_fix_it(server, browser):
+def test_author_a_card_with_an_error_then_fix_it(server, browser, shots):
     pg, errors = page(browser, server)
     pg.click("#tab-editor")
     pg.wait_for_selector("#rendered:not(:empty)")
@@ -119,5 +127,5 @@ def test_author_a_card_with_an_error_then_fix_it(server, browser):
     pg.click("#sandbox")
     pg.wait_for_selector("#sandbox-log li")
     assert "Lantern" in pg.inner_text("#sandbox-log")
-    pg.screenshot(path=str(SHOTS / "web-editor.png"))
+    pg.screenshot(path=str(shots / "web-editor.png"))
     assert not errors
