@@ -12,6 +12,15 @@ import sys
 from pathlib import Path
 
 
+def _console(stderr: bool = False):
+    """A rich console that never truncates: in a pipe, tables get the width they need."""
+    from rich.console import Console
+    con = Console(highlight=False, stderr=stderr)
+    if not con.is_terminal:
+        con = Console(highlight=False, stderr=stderr, width=10_000)
+    return con
+
+
 def _errors_out(err, fmt: str = "text") -> int:
     if fmt == "json":
         print(json.dumps({"ok": False, "diagnostics": [d.to_json() for d in err.diagnostics]}, indent=2))
@@ -172,7 +181,6 @@ def cmd_scenario(args) -> int:
 def cmd_cards(args) -> int:
     from innoscript.diagnostics import CompileError
     from innoscript.runtime.catalog import catalog
-    from rich.console import Console
     from rich.table import Table
 
     try:
@@ -182,7 +190,7 @@ def cmd_cards(args) -> int:
     if args.format == "json":
         print(json.dumps(data, indent=2))
         return 0
-    console = Console(highlight=False)
+    console = _console()
     table = Table(title=f"Cards of edition {data['edition']}")
     for col in ("age", "card", "colour", "compiled", "implemented", "effects", "scenarios", "covered"):
         table.add_column(col)
@@ -348,15 +356,15 @@ def cmd_errata(args) -> int:
 def cmd_diff(args) -> int:
     from innoscript.compiler.diff import diff_card, diff_editions
     from innoscript.diagnostics import CompileError, suggest
-    from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     try:
         old_ed, old = _edition_asts(args.old)
         new_ed, new = _edition_asts(args.new)
     except CompileError as err:
         return _errors_out(err)
-    con = Console(highlight=False)
+    con = _console()
     if args.card:
         o = next((c for c in old if c.name.lower() == args.card.lower()), None)
         n = next((c for c in new if c.name.lower() == args.card.lower()), None)
@@ -368,14 +376,15 @@ def cmd_diff(args) -> int:
         if args.format == "json":
             print(json.dumps(d.to_json(), indent=2))
             return 0
-        con.print(f"{d.name}: {d.summary()}")
+        con.print(f"{d.name}: {d.summary()}", markup=False)
         if d.effects:
             table = Table(show_lines=True)
             table.add_column("effect")
             table.add_column(old_ed.name)
             table.add_column(new_ed.name)
             for e in d.effects:
-                table.add_row(f"{e['index']} ({e['change']})", e["old"] or "-", e["new"] or "-")
+                # Rendered text holds "[castle]" and "[3]": plain Text, never rich markup.
+                table.add_row(f"{e['index']} ({e['change']})", Text(e["old"] or "-"), Text(e["new"] or "-"))
             con.print(table)
         return 0
     diffs = diff_editions(old, new)
@@ -385,7 +394,7 @@ def cmd_diff(args) -> int:
                           "cards": [d.to_json() for d in changed]}, indent=2))
         return 0
     for d in changed:
-        con.print(f"{d.name:22s} {d.summary()}")
+        con.print(f"{d.name:22s} {d.summary()}", markup=False)
     counts = {s: sum(1 for d in diffs if d.status == s) for s in ("changed", "added", "removed", "unscripted", "same")}
     con.print(f"{counts['changed']} cards changed, {counts['added']} added, {counts['removed']} removed, "
               f"{counts['unscripted']} not scripted yet, {counts['same']} the same")

@@ -8,6 +8,20 @@ ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT.parent / "shared" / "reference" / "innovation-base-cards.json"
 
 
+def _git_status():
+    import subprocess
+    try:
+        r = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=ROOT,
+                           capture_output=True, text=True)
+    except OSError:
+        return None
+    return r.stdout if r.returncode == 0 else None
+
+
+# Taken when the suite starts; tests/test_zz_clean_tree.py compares at the end.
+STATUS_AT_START = _git_status()
+
+
 @pytest.fixture(scope="session")
 def bundle3e():
     from innoscript.compiler.bundle import compile_edition
