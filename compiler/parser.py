@@ -163,15 +163,66 @@ def _check_nesting(text: str, path: str) -> None:
             depth = max(depth - 1, 0)
 
 
+# Later passes recurse over the tree, about two Python frames per level; a flat chain
+# ("1 + 1 + ...", "a or b or ...") becomes one level per operator once folded.
+MAX_DEPTH = 120
+MAX_DIGITS = 7          # the VM bounds numbers at 10**6: no longer literal can be meant
+_CHAINS = {"arith": 2, "or_": 1, "and_": 1}   # children per extra level
+BOM = "\ufeff"
+BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+
+
+def _check_text(text: str, path: str) -> None:
+    """Bidirectional controls can make a line display differently from what it compiles to."""
+    for i, ch in enumerate(text):
+        if ch in BIDI:
+            line = text.count("\n", 0, i) + 1
+            col = i - (text.rfind("\n", 0, i) + 1) + 1
+            raise CompileError([Diagnostic("E105", f"bidirectional control character U+{ord(ch):04X}", path,
+                                           Pos(line, col, line, col + 1),
+                                           "names, strings and comments may not contain characters that "
+                                           "reorder how the text is displayed")], {path: text})
+
+
+def _check_tree(tree: Tree, path: str, text: str) -> None:
+    """Depth (with chains counted as they will be folded) and literal lengths, without recursion."""
+    work = [(tree, 1)]
+    while work:
+        node, depth = work.pop()
+        if isinstance(node, Token):
+            if node.type == "INT" and len(node) > MAX_DIGITS:
+                raise CompileError([Diagnostic("E104", f"number literal of {len(node)} digits (at most {MAX_DIGITS})",
+                                               path, Pos(node.line, node.column, node.line, node.column + len(node)),
+                                               "card numbers are small; no value may exceed 1000000")], {path: text})
+            continue
+        extra = max(len(node.children) // _CHAINS[node.data] - 1, 0) if node.data in _CHAINS else 0
+        depth += extra
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not meta.empty else (1, 1)
+            raise CompileError([Diagnostic("E307", f"expression or statement nested more than {MAX_DEPTH} levels deep",
+                                           path, Pos(line, col, line, col + 1),
+                                           "split it with 'let' or into separate statements")], {path: text})
+        for child in node.children:
+            if isinstance(child, (Tree, Token)):
+                work.append((child, depth + 1))
+
+
 def parse(text: str, path: str = "<string>") -> Tree:
     """Parse one card file; raise CompileError for the first syntax error.
 
     Only the first syntax error is reported: LALR error recovery here would
     mostly report cascades of the same mistake.  Name and type errors,
-    found after parsing, are all reported in one run.
+    found after parsing, are all reported in one run.  A leading byte-order
+    mark is read as nothing (positions count from after it).
     """
+    if text.startswith(BOM):
+        text = text[1:]
+    _check_text(text, path)
     _check_nesting(text, path)
     try:
-        return lark_parser().parse(text)
+        tree = lark_parser().parse(text)
     except UnexpectedInput as err:
         raise CompileError([syntax_diagnostic(path, err, text)], {path: text}) from None
+    _check_tree(tree, path, text)
+    return tree

@@ -16,6 +16,8 @@ CODES: dict[str, str] = {
     "E101": "unexpected character",
     "E102": "unexpected end of file",
     "E103": "file is not valid UTF-8 text",
+    "E104": "number literal too long",
+    "E105": "bidirectional control character",
     "E200": "unknown colour",
     "E201": "unknown icon",
     "E202": "unknown card name",
@@ -34,12 +36,17 @@ CODES: dict[str, str] = {
     "E304": "'them' / 'their' outside a player condition",
     "E305": "a card effect has no statements",
     "E306": "nesting too deep",
+    "E307": "expression or statement chain too deep",
     "E400": "bytecode verification failed",
     "E500": "invalid edition manifest",
     "E501": "invalid bundle",
     "E502": "bundle version mismatch",
     "E503": "bundle source hash mismatch",
 }
+
+
+# Shown as '?' in the quoted source line, so the message itself cannot be reordered on screen.
+_SHOW_BIDI = {c: "?" for c in (0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
 
 @dataclass(frozen=True, order=True)
@@ -87,7 +94,7 @@ class Diagnostic:
         if source is not None and self.pos.line > 0:
             src_lines = source.splitlines()
             if self.pos.line <= len(src_lines):
-                text = src_lines[self.pos.line - 1].expandtabs(4)
+                text = src_lines[self.pos.line - 1].expandtabs(4).translate(_SHOW_BIDI)
                 width = 1
                 if self.pos.end_line == self.pos.line and self.pos.end_column > self.pos.column:
                     width = self.pos.end_column - self.pos.column
