@@ -20,7 +20,10 @@ from . import vm
 from .state import (Cards, GameOver, bump, draw_age, highest_top_value, locate, new_state, place, points,
                     remove_from_anywhere, top_cards, icon_count)
 
-STEP_BUDGET = 200_000          # VM instructions per answer before a runaway effect is stopped
+# Budgets cover a whole action (a dogma with all its answers), so a loop that asks a question
+# every time round cannot run for ever; both are far above what any real action uses.
+STEP_BUDGET = 200_000          # VM instructions per action
+DECISION_BUDGET = 250          # decisions asked per action
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
 
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
@@ -30,6 +33,32 @@ PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "return
 
 class IllegalAnswer(Exception):
     """An answer that the pending decision does not allow; the state is unchanged."""
+
+
+def _key(v):
+    """A hashable, type-strict form of an answer or option: True, 1 and 1.0 all differ
+    (Python's True == 1 == 1.0 would let a flag pass for a card id). Unhashable
+    or nested values give a key that matches no option."""
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return (type(v).__name__, v)
+    if isinstance(v, dict) and all(isinstance(k, str) for k in v):
+        items = []
+        for k, x in v.items():
+            if not (x is None or isinstance(x, (bool, int, float, str))):
+                return ("unmatched", id(v))
+            items.append((k, type(x).__name__, x))
+        return ("dict", frozenset(items))
+    return ("unmatched", id(v))
+
+
+def _strict_in(value, options) -> bool:
+    k = _key(value)
+    return any(k == _key(o) for o in options)
+
+
+def _show(value, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 class Engine:
@@ -96,10 +125,11 @@ class Engine:
         # restored if anything below fails, so the state is never half-changed (simulation may skip it)
         saved = json.dumps(self.state) if self.transactional else None
         self.events = []
-        self.budget = STEP_BUDGET
+        kind = pending["kind"]
+        dogma = self.state["dogma"]
+        self.budget = dogma.get("budget", STEP_BUDGET) if dogma is not None and kind != "action" else STEP_BUDGET
         try:
             self.state["pending"] = None
-            kind = pending["kind"]
             try:
                 if kind == "initial_meld":
                     self._initial_meld(pending["player"], value)
@@ -109,12 +139,38 @@ class Engine:
                     self._answer_target()["answer"] = value
             except GameOver:
                 self._game_over()
-            self.advance()
+            try:
+                self.advance()
+            except vm.BudgetExhausted as err:
+                if kind == "action":
+                    raise      # nothing was shown to anyone yet: refuse the action, as it was
+                self._stop_dogma(err)
+            if self.state["dogma"] is not None:
+                self.state["dogma"]["budget"] = self.budget
         except Exception:
             if saved is not None:
                 self.restore(json.loads(saved))
             raise
         return self.events
+
+    def _stop_dogma(self, err) -> None:
+        """A dogma action ran out of its budget after players had answered for it: what its effects
+        did stands, the rest is skipped (no sharing bonus) and the game goes on, with an event
+        naming the card and line."""
+        st = self.state
+        d = st["dogma"]
+        p = d["active"]
+        for frame in d["stack"]:
+            if "you" in frame:
+                for cid in list(st["players"][frame["you"]]["revealed"]):
+                    self._unreveal(cid, frame["you"])
+        st["pending"] = None
+        self.emit("dogma_stopped", player=p, source=err.card, line=err.line, column=err.column, message=str(err))
+        try:
+            self._end_action()
+        except GameOver:
+            self._game_over()
+        self.advance()
 
     def restore(self, state: dict) -> None:
         """Put back an earlier state. The derived caches are keyed by revision numbers that the
@@ -127,8 +183,8 @@ class Engine:
     def validate(self, pending: dict, answer):
         kind, options = pending["kind"], pending["options"]
         if kind in ("action",):
-            if answer not in options:
-                raise IllegalAnswer(f"{answer!r} is not a legal action now")
+            if not _strict_in(answer, options):
+                raise IllegalAnswer(f"{_show(answer)} is not a legal action now")
             return answer
         if kind == "yes_no":
             if not isinstance(answer, bool):
@@ -141,15 +197,15 @@ class Engine:
         if kind in ("initial_meld", "choose", "splay_color") and pending.get("max", 1) == 1 and kind != "select_cards":
             if answer is None and pending.get("optional"):
                 return None
-            if answer not in options:
-                raise IllegalAnswer(f"{answer!r} is not one of the options {options}")
+            if not _strict_in(answer, options):
+                raise IllegalAnswer(f"{_show(answer)} is not one of the options {_show(options)}")
             return answer
         if kind in ("select_cards", "choose"):
-            if not isinstance(answer, list) or len(set(map(repr, answer))) != len(answer):
+            if not isinstance(answer, list) or len(set(map(_key, answer))) != len(answer):
                 raise IllegalAnswer("answer with a list of distinct options")
-            bad = [a for a in answer if a not in options]
+            bad = [a for a in answer if not _strict_in(a, options)]
             if bad:
-                raise IllegalAnswer(f"{bad!r} are not among the options")
+                raise IllegalAnswer(f"{_show(bad)} are not among the options")
             if not pending["min"] <= len(answer) <= pending["max"]:
                 raise IllegalAnswer(f"choose between {pending['min']} and {pending['max']}, not {len(answer)}")
             if "sizes" in pending and len(answer) not in pending["sizes"]:
@@ -160,7 +216,7 @@ class Engine:
                     raise IllegalAnswer("choose exactly one card of each colour")
             return answer
         if kind == "order":
-            if not isinstance(answer, list) or sorted(answer) != sorted(options):
+            if not isinstance(answer, list) or sorted(map(_key, answer), key=repr) != sorted(map(_key, options), key=repr):
                 raise IllegalAnswer("answer with the pile's cards in their new order, top first")
             return answer
         raise IllegalAnswer(f"unknown decision kind {kind}")
@@ -194,6 +250,12 @@ class Engine:
         if frame is not None and "answer" in frame:
             return frame.pop("answer")
         st = self.state
+        d = st["dogma"]
+        if d is not None:
+            d["asked"] = d.get("asked", 0) + 1
+            if d["asked"] > DECISION_BUDGET and frame is not None:
+                raise vm.budget_fault(self, frame, f"decision budget exhausted: more than {DECISION_BUDGET} "
+                                                   "decisions in one action; the effect was stopped")
         st["decisions"] += 1
         decision.setdefault("optional", False)
         decision.setdefault("min", 1)

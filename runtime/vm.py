@@ -53,6 +53,12 @@ class RuntimeFault(Exception):
         super().__init__(where + message)
 
 
+class BudgetExhausted(RuntimeFault):
+    """An action used up its instructions or decisions (runtime/engine.py sets the budgets)."""
+
+
+MAX_NUMBER = 10 ** 6      # numbers beyond this are a card's fault, not a game position
+
 ENUM = O.ENUMS
 _CMP = {
     0: lambda a, b: a == b, 1: lambda a, b: a != b, 2: lambda a, b: a < b,
@@ -109,7 +115,8 @@ def run(engine, frame: dict) -> str:
         while True:
             budget -= 1
             if budget <= 0:
-                raise _fault(cards, frame, chunk, pc, "step budget exhausted: a runaway effect was stopped")
+                raise _fault(cards, frame, chunk, pc, "step budget exhausted: a runaway effect was stopped",
+                             BudgetExhausted)
             ins = code[pc]
             op = ins[0]
             if trace is not None:
@@ -182,15 +189,34 @@ def run(engine, frame: dict) -> str:
     except RuntimeFault:
         raise
     except (TypeError, IndexError, KeyError, ValueError, AttributeError, ZeroDivisionError) as err:
-        raise _fault(cards, frame, chunk, pc, f"{type(err).__name__}: {err}") from err
+        raise _fault(cards, frame, chunk, pc, str(err) if isinstance(err, _OutOfRange)
+                     else f"{type(err).__name__}: {err}") from None
     finally:
         engine.budget = budget
 
 
-def _fault(cards, frame, chunk, pc, message) -> RuntimeFault:
+def _fault(cards, frame, chunk, pc, message, cls=RuntimeFault) -> RuntimeFault:
     line, col = chunk["lines"][pc] if pc < len(chunk["lines"]) else (0, 0)
     name = cards.name[frame["card"]] if frame["card"] >= 0 else frame.get("label", "condition")
-    return RuntimeFault(message, name, line, col)
+    return cls(message, name, line, col)
+
+
+def budget_fault(engine, frame, message) -> BudgetExhausted:
+    """The fault for a frame that is about to ask (its pc is the asking instruction)."""
+    if "card" not in frame or "pc" not in frame:
+        d = engine.state["dogma"]
+        return BudgetExhausted(message, engine.cards.name[d["card"]] if d else None)
+    return _fault(engine.cards, frame, chunk_of(engine.cards, frame), frame["pc"], message, BudgetExhausted)
+
+
+class _OutOfRange(ValueError):
+    pass
+
+
+def _bounded(n):
+    if isinstance(n, int) and not -MAX_NUMBER <= n <= MAX_NUMBER:
+        raise _OutOfRange(f"number out of range: a result beyond {MAX_NUMBER:,} in either direction")
+    return n
 
 
 def _num(v):
@@ -244,11 +270,11 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         a = stack.pop()
         opn = ENUM["binop"][ins[1]]
         if opn == "+":
-            stack.append(_num(a) + _num(b))
+            stack.append(_bounded(_num(a) + _num(b)))
         elif opn == "-":
-            stack.append(_num(a) - _num(b))
+            stack.append(_bounded(_num(a) - _num(b)))
         elif opn == "*":
-            stack.append(_num(a) * _num(b))
+            stack.append(_bounded(_num(a) * _num(b)))
         elif opn == "//":
             stack.append(_num(a) // _num(b) if _num(b) else 0)
         elif opn == "union":
@@ -259,7 +285,7 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
     elif op == O.NOT:
         stack.append(not stack.pop())
     elif op == O.NEG:
-        stack.append(-_num(stack.pop()))
+        stack.append(_bounded(-_num(stack.pop())))
     elif op == O.IN:
         coll = _as_list(stack.pop())
         item = stack.pop()
