@@ -5,7 +5,12 @@ docs/errata.md): lower case; "I DEMAND" kept as two words; punctuation
 dropped except the brackets of "[N]" and "[icon]"; number words one..twelve
 as digits; the articles a/an/the dropped; whitespace collapsed.  The
 similarity is difflib's ratio over the word sequences: 1.0 is *exact*,
-0.8 or more *close*, below that *different*.
+0.8 or more *close*, below that *different*.  A card the reference does not
+have is *no reference*: it has no similarity and is left out of the mean.
+
+The reference is JSON: ``{"editions": {"<edition>": {"cards": [{"name": ...,
+"dogma_effects": [{"text": ...}, ...]}, ...]}}}`` (docs/errata.md), so a new
+set brings its own printed texts in the same shape.
 """
 from __future__ import annotations
 
@@ -52,11 +57,13 @@ class EffectCheck:
     effect: int
     rendered: str
     printed: str
-    similarity: float
+    similarity: float | None        # None: the reference has no text for this card
     diff: str
 
     @property
     def status(self) -> str:
+        if self.similarity is None:
+            return "no reference"
         if self.similarity >= EXACT:
             return "exact"
         return "close" if self.similarity >= CLOSE else "different"
@@ -78,8 +85,11 @@ def check(cards_ast: list, reference: dict, edition: str) -> list[EffectCheck]:
     ref = reference_cards(reference, edition)
     out = []
     for card in sorted(cards_ast, key=lambda c: c.name):
-        printed = [e["text"] for e in ref.get(card.name, {}).get("dogma_effects", [])]
         rendered = Renderer().card(card)["effects"]
+        if card.name not in ref:
+            out += [EffectCheck(card.name, i + 1, r, "", None, "") for i, r in enumerate(rendered)]
+            continue
+        printed = [e["text"] for e in ref[card.name].get("dogma_effects", [])]
         for i in range(max(len(printed), len(rendered))):
             r = rendered[i] if i < len(rendered) else ""
             p = printed[i] if i < len(printed) else ""
@@ -92,12 +102,21 @@ def check(cards_ast: list, reference: dict, edition: str) -> list[EffectCheck]:
 def summary(checks: list[EffectCheck]) -> dict:
     n = len(checks)
     by = {s: sum(1 for c in checks if c.status == s) for s in ("exact", "close", "different")}
-    mean = round(sum(c.similarity for c in checks) / n, 3) if n else 0.0
-    return {"effects": n, **by, "mean_similarity": mean}
+    compared = [c.similarity for c in checks if c.similarity is not None]
+    mean = round(sum(compared) / len(compared), 3) if compared else None
+    return {"effects": n, **by, "no_reference": n - len(compared), "mean_similarity": mean}
+
+
+def summary_line(total: dict) -> str:
+    line = f"{total['effects']} effects: {total['exact']} exact, {total['close']} close, {total['different']} different"
+    if total["no_reference"]:
+        line += f", {total['no_reference']} with no reference text"
+    mean = total["mean_similarity"]
+    return line + ("; mean similarity " + (f"{mean}" if mean is not None else "- (nothing to compare)"))
 
 
 def baseline_of(checks: list[EffectCheck]) -> dict:
-    return {f"{c.card}#{c.effect}": c.similarity for c in checks}
+    return {f"{c.card}#{c.effect}": c.similarity for c in checks if c.similarity is not None}
 
 
 def drift(checks: list[EffectCheck], baseline: dict, tolerance: float = 0.001) -> list[str]:
@@ -105,6 +124,8 @@ def drift(checks: list[EffectCheck], baseline: dict, tolerance: float = 0.001) -
     out = []
     for c in checks:
         key = f"{c.card}#{c.effect}"
+        if c.similarity is None:
+            continue
         if key not in baseline:
             out.append(f"{key}: not in the baseline (similarity {c.similarity})")
         elif c.similarity < baseline[key] - tolerance:
@@ -127,8 +148,11 @@ def markdown_report(edition: str, checks: list[EffectCheck]) -> str:
              "text (added words `{+...+}`), after normalisation. *Close* and *different* rows are reviewed",
              "wording differences; the suite fails if any effect drifts below its reviewed similarity.", "",
              "| card | effect | status | similarity | word diff |", "|---|---|---|---|---|"]
-    for c in sorted(checks, key=lambda c: (c.similarity, c.card, c.effect)):
+    for c in sorted(checks, key=lambda c: (c.similarity if c.similarity is not None else -1, c.card, c.effect)):
         if c.status == "exact":
+            continue
+        if c.similarity is None:
+            lines.append(f"| {c.card} | {c.effect} | no reference text | - | - |")
             continue
         diff = c.diff.replace("|", "\\|")
         lines.append(f"| {c.card} | {c.effect} | {c.status} | {c.similarity:.3f} | {diff} |")

@@ -249,11 +249,30 @@ def cmd_simulate(args) -> int:
     if args.format == "json":
         print(json.dumps(summary.to_json(), indent=2))
     else:
-        out = Console(highlight=False)
+        from rich.table import Table
+        out = _console()
         out.print(f"games {summary.games}, errors {summary.errors}, mean turns {summary.mean_turns}, "
                   f"mean actions {summary.mean_actions}")
-        out.print(f"ended by: {summary.by_reason}; wins by seat: {summary.wins_by_seat}; "
-                  f"win rate by bot: {summary.win_rate_by_bot}")
+        table = Table(title="how the games ended")
+        table.add_column("ended by")
+        table.add_column("games", justify="right")
+        for reason, n in sorted(summary.by_reason.items(), key=lambda kv: (-kv[1], kv[0])):
+            table.add_row(reason, str(n))
+        out.print(table)
+        table = Table(title="wins by seat")
+        table.add_column("seat", justify="right")
+        table.add_column("bot")
+        table.add_column("wins", justify="right")
+        for i, n in enumerate(summary.wins_by_seat):
+            table.add_row(str(i + 1), bots[i] if i < len(bots) else "random", str(n))
+        out.print(table)
+        if summary.win_rate_by_bot:
+            table = Table(title="win rate by bot")
+            table.add_column("bot")
+            table.add_column("win rate", justify="right")
+            for bot, rate in sorted(summary.win_rate_by_bot.items()):
+                table.add_row(bot, f"{rate:.3f}" if isinstance(rate, float) else str(rate))
+            out.print(table)
         never = [n for n, k in summary.dogmas.items() if k == 0]
         out.print(f"cards whose dogma was used: {len(summary.dogmas) - len(never)}/{len(summary.dogmas)}"
                   + (f"; never: {', '.join(never)}" if never else ""))
@@ -320,19 +339,39 @@ def cmd_render(args) -> int:
     return 0
 
 
+def _pick_cards(asts, card: str | None, set_name: str | None, edition: str):
+    """The cards an authoring command is aimed at: one by name, one set, or all. Returns (cards, error)."""
+    from innoscript.diagnostics import suggest
+    chosen = asts
+    if set_name:
+        chosen = [c for c in chosen if (c.get("set") or "base") == set_name]
+        if not chosen:
+            sets = sorted({c.get("set") or "base" for c in asts})
+            return None, f"no card of set {set_name!r} in edition {edition} (its sets: {', '.join(sets)})"
+    if card:
+        chosen = [c for c in chosen if c.name.lower() == card.lower()]
+        if not chosen:
+            hint = suggest(card, [c.name for c in asts])
+            return None, f"no card named {card!r} in edition {edition}" + (f"; did you mean {hint!r}?" if hint else "")
+    return chosen, None
+
+
 def cmd_errata(args) -> int:
     from innoscript.compiler import errata as E
     from innoscript.diagnostics import CompileError
-    from rich.console import Console
 
     try:
         edition, asts = _edition_asts(args.edition)
+        cards, problem = _pick_cards(asts, args.card, args.set, edition.name)
+        if problem:
+            print(f"error: {problem}", file=sys.stderr)
+            return 1
         reference = E.load_json(args.reference)
-        checks = E.check(asts, reference, edition.name)
+        checks = E.check(cards, reference, edition.name)
     except CompileError as err:
         return _errors_out(err)
-    except (OSError, ValueError, KeyError) as err:
-        print(f"error: cannot use the reference {args.reference}: {err}", file=sys.stderr)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
+        print(f"error: cannot use the reference {args.reference}: {err} (its format: docs/errata.md)", file=sys.stderr)
         return 1
     total = E.summary(checks)
     if args.format == "json":
@@ -341,15 +380,21 @@ def cmd_errata(args) -> int:
     if args.format == "markdown":
         sys.stdout.write(E.markdown_report(edition.name, checks))
         return 0
-    con = Console(highlight=False)
+    con = _console()
     for c in checks:
-        if c.status == "exact" and not args.all:
+        if c.status == "exact" and not (args.all or args.card):
             continue
-        color = {"exact": "green", "close": "yellow", "different": "red"}[c.status]
+        color = {"exact": "green", "close": "yellow", "different": "red", "no reference": "blue"}[c.status]
+        if c.similarity is None:
+            con.print(f"[{color}]no reference text[/{color}] {c.card} #{c.effect}")
+            con.print(f"           {c.rendered}", markup=False)
+            continue
         con.print(f"[{color}]{c.status:9s}[/{color}] {c.similarity:.3f}  {c.card} #{c.effect}")
+        if args.card:
+            con.print(f"           rendered: {c.rendered}", markup=False)
+            con.print(f"           printed:  {c.printed}", markup=False)
         con.print(f"           {c.diff}", markup=False)
-    con.print(f"{total['effects']} effects: {total['exact']} exact, {total['close']} close, "
-              f"{total['different']} different; mean similarity {total['mean_similarity']}")
+    con.print(E.summary_line(total), markup=False)
     return 0
 
 
@@ -402,15 +447,23 @@ def cmd_diff(args) -> int:
 
 
 def cmd_coverage(args) -> int:
-    from innoscript.diagnostics import CompileError
+    from innoscript.diagnostics import CompileError, suggest
+    from innoscript.editions import source_path
     from innoscript.runtime import coverage as C
-    from rich.console import Console
     from rich.table import Table
 
     try:
         result = C.measure(args.edition, Path(args.scenarios) if args.scenarios else None)
     except CompileError as err:
         return _errors_out(err)
+    if args.card:
+        picked = [c for c in result["cards"] if c["name"].lower() == args.card.lower()]
+        if not picked:
+            hint = suggest(args.card, [c["name"] for c in result["cards"]])
+            print(f"error: no card named {args.card!r} in edition {result['edition']}"
+                  + (f"; did you mean {hint!r}?" if hint else ""), file=sys.stderr)
+            return 1
+        result = C.only(result, picked)
     t = result["totals"]
     if args.html:
         Path(args.html).write_text(C.html_report(result), encoding="utf-8")
@@ -418,7 +471,7 @@ def cmd_coverage(args) -> int:
         result.pop("bundle")
         print(json.dumps(result, indent=2))
         return 0
-    con = Console(highlight=False)
+    con = _console()
     table = Table(title=f"Bytecode coverage of edition {result['edition']} by {result['scenarios']} scenarios")
     for col in ("card", "effect", "instructions", "branches"):
         table.add_column(col)
@@ -430,6 +483,16 @@ def cmd_coverage(args) -> int:
                           f"[{style}]{e['branches_taken']}/{e['branches']}[/{style}]")
     if not args.summary:
         con.print(table)
+    if args.card or args.branches:
+        for c in result["cards"]:
+            path = source_path(c["source"])
+            lines = path.read_text(encoding="utf-8").splitlines() if path.exists() else []
+            for e in c["effects"]:
+                for b in e["branch_detail"]:
+                    if not b["taken"]:
+                        text = lines[b["line"] - 1].strip() if 0 < b["line"] <= len(lines) else ""
+                        con.print(f"never taken: {c['name']} effect {e['effect']}, {c['source']}:{b['line']}: "
+                                  f"{text}  <- no scenario has {b['meaning']}", markup=False)
     con.print(f"instructions {t['executed']}/{t['instructions']} ({C.percent(t['executed'], t['instructions'])}%), "
               f"branch outcomes {t['branches_taken']}/{t['branches']} ({C.percent(t['branches_taken'], t['branches'])}%)"
               + (f"; HTML report: {args.html}" if args.html else ""))
@@ -461,110 +524,199 @@ def cmd_play(args) -> int:
     return play(args.edition, args.players, seats, args.seed, args.load)
 
 
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Every option's help ends with its default, unless the text already says it."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if "default" in text.lower() or action.required or action.default is argparse.SUPPRESS \
+                or not action.option_strings:
+            return text
+        if action.default is None:
+            return text
+        if action.default is False and action.nargs == 0:
+            return text + " (default: off)"
+        return text + " (default: %(default)s)"
+
+
+def _sub(sub, name: str, help: str, examples: list[tuple[str, str]]):
+    """A subcommand with its help line and an examples section (checked by the tests)."""
+    epilog = "examples:\n" + "\n".join(f"  {cmd:<58} {what}" if len(cmd) <= 58 else f"  {cmd}\n  {'':<58} {what}"
+                                        for cmd, what in examples)
+    return sub.add_parser(name, help=help, description=help[0].upper() + help[1:] + ".", epilog=epilog,
+                          formatter_class=_HelpFormatter)
+
+
+FORMAT_HELP = "output format: text for people, json for scripts"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.")
+    p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.",
+                                epilog="examples:\n  innoscript check\n  innoscript render Metalworking\n"
+                                       "  innoscript COMMAND --help      options and examples of one command",
+                                formatter_class=_HelpFormatter)
     from innoscript import __version__
-    p.add_argument("--version", action="version", version=f"innoscript {__version__}")
+    p.add_argument("--version", action="version", version=f"innoscript {__version__}",
+                   help="print the version and exit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    c = sub.add_parser("check", help="check card files for errors (exit 0 clean, 1 errors)")
-    c.add_argument("paths", nargs="*", help="card files or folders (default: every shipped card)")
-    c.add_argument("--edition", help="check against this edition's vocabulary instead of the enclosing folder's")
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c = _sub(sub, "check", "check card files for errors (exit 0 clean, 1 errors)", [
+        ("innoscript check", "every shipped card"),
+        ("innoscript check cards/3e/age1/metalworking.inno", "one file (its edition is the enclosing folder)"),
+        ("innoscript check mycards/", "a folder of your own set"),
+        ("innoscript check --format json x.inno", "diagnostics as JSON, for editors and CI")])
+    c.add_argument("paths", nargs="*", metavar="PATH", help="card files or folders (default: every shipped card)")
+    c.add_argument("--edition", help="check against this edition's vocabulary "
+                                     "(default: the edition of the enclosing folder)")
+    c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_check)
 
-    c = sub.add_parser("compile", help="compile an edition to one JSON bundle")
-    c.add_argument("--edition", required=True, help="edition name, e.g. 3e")
-    c.add_argument("-o", "--output", help="output file (default: standard output)")
+    c = _sub(sub, "compile", "compile an edition to one JSON bundle", [
+        ("innoscript compile --edition 3e -o 3e.bundle.json", "the 3rd edition to a file"),
+        ("innoscript compile --edition 4e", "to standard output")])
+    c.add_argument("--edition", required=True, help="edition name, e.g. 3e (required)")
+    c.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
     c.set_defaults(func=cmd_compile)
 
-    c = sub.add_parser("render", help="print a card as a reader sees it, its effects in English made from the script")
-    c.add_argument("card")
-    c.add_argument("--edition", default="3e")
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c = _sub(sub, "render", "print a card as a reader sees it, its effects in English made from the script", [
+        ("innoscript render Metalworking", "the 3rd-edition card in English"),
+        ("innoscript render Alchemy --edition 4e --format json", "as JSON")])
+    c.add_argument("card", help="card name (any case)")
+    c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_render)
 
-    c = sub.add_parser("errata", help="compare every effect's rendered text with a reference's printed text")
-    c.add_argument("--edition", default="3e")
-    c.add_argument("--reference", required=True, help="reference JSON (e.g. innovation-base-cards.json)")
-    c.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    c = _sub(sub, "errata", "compare every effect's rendered text with a reference's printed text", [
+        ("innoscript errata --reference innovation-base-cards.json", "every 3rd-edition effect that differs"),
+        ("innoscript errata Alchemy --reference innovation-base-cards.json", "one card"),
+        ("innoscript errata --edition 4e --all --reference REF.json", "exact matches listed too"),
+        ("innoscript errata --edition myset --set myset --reference mine.json", "only the cards of one set")])
+    c.add_argument("card", nargs="?", help="one card: both texts and their word diff (default: every card)")
+    c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--set", help="only the cards of this set (the card header's 'set'; default: every set)")
+    c.add_argument("--reference", required=True, metavar="FILE",
+                   help="reference JSON of printed texts (required; e.g. innovation-base-cards.json)")
+    c.add_argument("--format", choices=["text", "json", "markdown"], default="text",
+                   help="output format: text, json, or the markdown report of the docs")
     c.add_argument("--all", action="store_true", help="list exact matches too")
     c.set_defaults(func=cmd_errata)
 
-    c = sub.add_parser("diff", help="what changed between two editions (compared on the scripts' meaning)")
-    c.add_argument("card", nargs="?")
-    c.add_argument("--from", dest="old", default="3e")
-    c.add_argument("--to", dest="new", default="4e")
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c = _sub(sub, "diff", "what changed between two editions (compared on the scripts' meaning)", [
+        ("innoscript diff", "every card that changed from 3e to 4e"),
+        ("innoscript diff Alchemy", "one card, both renderings side by side"),
+        ("innoscript diff --from 3e --to myset --format json", "your own set against the edition it builds on")])
+    c.add_argument("card", nargs="?", help="one card to compare (default: every card)")
+    c.add_argument("--from", dest="old", default="3e", metavar="EDITION", help="the older edition")
+    c.add_argument("--to", dest="new", default="4e", metavar="EDITION", help="the newer edition")
+    c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_diff)
 
-    c = sub.add_parser("coverage", help="bytecode coverage of the scenarios, per card and effect")
-    c.add_argument("--edition", default="3e")
-    c.add_argument("--scenarios", help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
-    c.add_argument("--html", help="also write an HTML report to this file")
+    c = _sub(sub, "coverage", "bytecode coverage of the scenarios, per card and effect", [
+        ("innoscript coverage", "every 3rd-edition card"),
+        ("innoscript coverage --summary --edition 4e", "the totals only"),
+        ("innoscript coverage --html coverage.html", "also an HTML report with the source lines"),
+        ("innoscript coverage Metalworking", "one card, with the source line of each untaken branch")])
+    c.add_argument("card", nargs="?", help="one card, listing its untaken branches (default: every card)")
+    c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--branches", action="store_true", help="list every untaken branch with its source line")
+    c.add_argument("--scenarios", metavar="FOLDER",
+                   help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
+    c.add_argument("--html", metavar="FILE", help="also write an HTML report to this file (default: none)")
     c.add_argument("--summary", action="store_true", help="print the totals only")
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_coverage)
 
-    c = sub.add_parser("play", help="play in the terminal, hot-seat or against bots")
-    c.add_argument("--edition", default="3e")
-    c.add_argument("--players", type=int, default=2)
+    c = _sub(sub, "play", "play in the terminal, hot-seat or against bots", [
+        ("innoscript play", "two players at one terminal"),
+        ("innoscript play --players 3 --bots human,random,random", "you against two bots"),
+        ("innoscript play --load saved.json", "resume a saved game")])
+    c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--players", type=int, default=2, help="number of players")
     c.add_argument("--bots", help="per seat, comma-separated: human or random (default: everyone human)")
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--load", help="resume a game saved with the 'save FILE' command")
+    c.add_argument("--seed", type=int, default=0, help="random seed: the same seed deals the same game")
+    c.add_argument("--load", metavar="FILE", help="resume a game saved with the 'save FILE' command (default: a new game)")
     c.set_defaults(func=cmd_play)
 
-    c = sub.add_parser("serve", help="serve the JSON protocol (stdio or WebSocket), games kept in SQLite")
+    c = _sub(sub, "serve", "serve the JSON protocol (stdio or WebSocket), games kept in SQLite", [
+        ("innoscript serve --stdio", "one JSON message per line, for a frontend that starts it"),
+        ("innoscript serve --web", "the web playground at http://127.0.0.1:8765/"),
+        ("innoscript serve --port 9000 --db games.sqlite", "WebSocket on another port and database")])
     c.add_argument("--stdio", action="store_true", help="one JSON message per line on standard input/output")
     c.add_argument("--web", action="store_true", help="also serve the web playground at http://HOST:PORT/")
-    c.add_argument("--port", type=int, default=8765, help="WebSocket port (default 8765)")
-    c.add_argument("--host", default="127.0.0.1", help="WebSocket address (default: localhost only)")
-    c.add_argument("--db", help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite)")
+    c.add_argument("--port", type=int, default=8765, help="WebSocket port")
+    c.add_argument("--host", default="127.0.0.1", help="WebSocket address (default: 127.0.0.1, this machine only)")
+    c.add_argument("--db", metavar="FILE", help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite)")
     c.set_defaults(func=cmd_serve)
 
-    c = sub.add_parser("lsp", help="run the language server on standard input/output (for editors)")
+    c = _sub(sub, "lsp", "run the language server on standard input/output (for editors)", [
+        ("innoscript lsp", "started by the editor; see the docs' Editor support page")])
     c.set_defaults(func=cmd_lsp)
 
-    c = sub.add_parser("cards", help="list an edition's cards: compiled, effects, scenarios, coverage")
-    c.add_argument("--edition", default="3e")
-    c.add_argument("--scenarios", help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c = _sub(sub, "cards", "list an edition's cards: compiled, effects, scenarios, coverage", [
+        ("innoscript cards", "the 3rd edition as a table"),
+        ("innoscript cards --edition 4e --format json | jq '.totals'", "JSON for pipes")])
+    c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--scenarios", metavar="FOLDER",
+                   help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
+    c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_cards)
 
-    c = sub.add_parser("simulate", help="play seeded random games and summarise them")
-    c.add_argument("--edition", default="3e")
-    c.add_argument("--players", type=int, default=2)
-    c.add_argument("--games", type=int, default=100)
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--jobs", type=int, default=0, help="worker processes (default: all cores)")
+    c = _sub(sub, "simulate", "play seeded random games and summarise them", [
+        ("innoscript simulate --games 100", "100 two-player 3rd-edition games"),
+        ("innoscript simulate --edition 4e --players 3 --bots greedy,random,random", "a greedy bot against two random"),
+        ("innoscript simulate --games 1000 --plots plots/ --out games.jsonl", "charts and one record per game")])
+    c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--players", type=int, default=2, help="players per game")
+    c.add_argument("--games", type=int, default=100, help="number of games")
+    c.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed + i")
+    c.add_argument("--jobs", type=int, default=0, help="worker processes (default: 0, all cores)")
     c.add_argument("--bots", help="bot per seat, comma-separated: random or greedy (default: random)")
     c.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local worker processes, or Ray (optional extra innoscript[ray])")
     c.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")
-    c.add_argument("--plots", help="write PNG charts of the summary into this folder")
-    c.add_argument("--out", help="write one JSON record per game to this file")
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--plots", metavar="FOLDER", help="write PNG charts of the summary into this folder (default: none)")
+    c.add_argument("--out", metavar="FILE", help="write one JSON record per game to this file (default: none)")
+    c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_simulate)
 
-    c = sub.add_parser("soak", help="seeded random games in checked mode: invariants after every answer")
-    c.add_argument("--edition", default="3e")
+    c = _sub(sub, "soak", "seeded random games in checked mode: invariants after every answer", [
+        ("innoscript soak --games 100", "100 checked two-player games"),
+        ("innoscript soak --edition 4e --players 2,3,4,5 --format json", "every player count, as JSON")])
+    c.add_argument("--edition", default="3e", help="edition name")
     c.add_argument("--players", default="2", help="player counts, comma-separated (e.g. 2,3,4)")
-    c.add_argument("--games", type=int, default=100)
-    c.add_argument("--seed", type=int, default=0)
-    c.add_argument("--jobs", type=int, default=0)
-    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--games", type=int, default=100, help="games per player count")
+    c.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed + i")
+    c.add_argument("--jobs", type=int, default=0, help="worker processes (default: 0, all cores)")
+    c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_soak)
 
-    c = sub.add_parser("scenario", help="run scenario files (files or folders) and report each")
-    c.add_argument("paths", nargs="+")
+    c = _sub(sub, "scenario", "run scenario files (files or folders) and report each", [
+        ("innoscript scenario tests/scenarios/3e", "every scenario of an edition"),
+        ("innoscript scenario -v tests/scenarios/3e/age1/metalworking.yaml", "one file, passes listed too")])
+    c.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
     c.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     c.set_defaults(func=cmd_scenario)
 
-    c = sub.add_parser("dis", help="disassemble a card's bytecode beside its source")
-    c.add_argument("card", help="card name")
-    c.add_argument("--edition", default="3e")
+    c = _sub(sub, "dis", "disassemble a card's bytecode beside its source", [
+        ("innoscript dis Metalworking", "each instruction beside its source line"),
+        ("innoscript dis Alchemy --edition 4e", "another edition's card")])
+    c.add_argument("card", help="card name (any case)")
+    c.add_argument("--edition", default="3e", help="edition name")
     c.set_defaults(func=cmd_dis)
+
+    c = _sub(sub, "completion", "print a shell completion script for innoscript", [
+        ("innoscript completion bash > ~/.local/share/bash-completion/completions/innoscript", "bash"),
+        ("innoscript completion zsh > ~/.zfunc/_innoscript", "zsh (with ~/.zfunc on $fpath)")])
+    c.add_argument("shell", choices=["bash", "zsh", "tcsh"], help="the shell to complete in")
+    c.set_defaults(func=cmd_completion)
     return p
+
+
+def cmd_completion(args) -> int:
+    # shtab writes the script from the parser itself, so completion cannot drift from the options.
+    import shtab
+    sys.stdout.write(shtab.complete(build_parser(), shell=args.shell))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

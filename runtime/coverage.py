@@ -16,6 +16,10 @@ from .catalog import default_scenario_dir
 from .scenario import ScenarioError, run
 
 BRANCHES = {O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.FOR_NEXT}
+# What each outcome means in the script, for authors: (falling through, jumping).
+MEANING = {O.JUMP_IF_FALSE: ("the condition true", "the condition false"),
+           O.JUMP_IF_TRUE: ("the condition false", "the condition true"),
+           O.FOR_NEXT: ("the loop's body run", "the loop finished")}
 
 
 def measure(edition: str, scenario_dir: Path | None = None) -> dict:
@@ -41,9 +45,9 @@ def measure(edition: str, scenario_dir: Path | None = None) -> dict:
             for pc, ins in enumerate(code):
                 if ins[0] in BRANCHES:
                     target = ins[-1]
-                    for dest, label in ((pc + 1, "fall through"), (target, "jump")):
+                    for dest, label, meaning in zip((pc + 1, target), ("fall through", "jump"), MEANING[ins[0]]):
                         branches.append({"pc": pc, "line": chunk["lines"][pc][0], "outcome": label,
-                                         "taken": (card["id"], e, pc, dest) in trace})
+                                         "meaning": meaning, "taken": (card["id"], e, pc, dest) in trace})
             eff = {"effect": e + 1, "instructions": len(code), "executed": len(executed),
                    "executed_pcs": executed, "branches": len(branches),
                    "branches_taken": sum(b["taken"] for b in branches), "branch_detail": branches}
@@ -52,6 +56,14 @@ def measure(edition: str, scenario_dir: Path | None = None) -> dict:
             effects.append(eff)
         cards.append({"name": card["name"], "age": card["age"], "source": card["source"], "effects": effects})
     return {"edition": bundle["edition"], "scenarios": ran, "cards": cards, "totals": totals, "bundle": bundle}
+
+
+def only(result: dict, cards: list[dict]) -> dict:
+    """The result narrowed to some cards, totals recounted (the bundle kept for the HTML report)."""
+    names = {c["name"] for c in cards}
+    totals = {k: sum(e[k] for c in cards for e in c["effects"]) for k in result["totals"]}
+    bundle = dict(result["bundle"], cards=[c for c in result["bundle"]["cards"] if c["name"] in names])
+    return dict(result, cards=cards, totals=totals, bundle=bundle)
 
 
 def percent(a: int, b: int) -> float:
