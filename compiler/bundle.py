@@ -25,6 +25,7 @@ from . import ast as A
 from .builder import build
 from .codegen import CodeGen
 from .parser import grammar_text, parse
+from .readsets import read_set, scope as read_scope
 from .resolver import Vocabulary, resolve
 from .verifier import VerifyError, verify
 
@@ -93,28 +94,6 @@ def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
     return chunk
 
 
-def reads_only_you(expr) -> bool:
-    """Whether an expression reads nothing but the candidate player's own cards and counters,
-    so the engine need not re-test it when only other players' cards changed."""
-    from .constructs import _walk
-    for node in _walk([expr]):
-        if isinstance(node, A.Owner) and node.kind != "you":
-            return False
-        if isinstance(node, (A.PlayerSet, A.Quantified, A.SinglePlayer, A.ActionVar)):
-            return False
-        if isinstance(node, A.Pronoun) and node.who not in ("you", "it"):
-            return False
-        if isinstance(node, A.Zone) and node.owner is None:
-            return False
-    return True
-
-
-def condition_scope(text: str, where: str, vocab: Vocabulary) -> str:
-    wrapped = f'card "$condition" {{ }}\neffect {{ if {text} {{ }} }}\n'
-    card, _ = parse_card(wrapped, where, vocab, check_meta=False)
-    return "you" if reads_only_you(card.effects[0].body[0].cond) else "game"
-
-
 @functools.cache
 def compiler_fingerprint() -> str:
     """A hash of the compiler's own code, so a changed compiler never reuses an old cached bundle."""
@@ -176,9 +155,10 @@ def compile_edition(edition: Edition) -> dict:
     for sa in edition.manifest["special_achievements"]:
         where = f"{edition.name}/edition.json#{sa['name']}"
         try:
-            specials.append({"name": sa["name"], "claimed_by": sa.get("claimed_by"),
-                             "condition": compile_condition(sa["condition"], where, vocab),
-                             "scope": condition_scope(sa["condition"], where, vocab)})
+            chunk = compile_condition(sa["condition"], where, vocab)
+            reads = read_set(chunk)
+            specials.append({"name": sa["name"], "claimed_by": sa.get("claimed_by"), "condition": chunk,
+                             "reads": reads, "scope": read_scope(reads)})
         except CompileError as err:
             errors.extend(err.diagnostics)
             sources.update(err.sources)

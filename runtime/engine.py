@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import random
 
-from . import vm
+from . import readsets, vm
 from .state import (Cards, GameOver, bump, draw_age, highest_top_value, locate, new_state, place, points,
                     remove_from_anywhere, top_cards, icon_count)
 
@@ -72,7 +72,8 @@ class Engine:
         self.trace: set | None = None   # set to a set to record executed pcs and branch edges (coverage)
         self.icon_cache: dict = {}       # (board revision, cards) -> icon counts; never saved
         self.transactional = True        # roll back a failed answer (simulation turns this off for speed)
-        self._specials_seen = None       # what the last special-achievement check looked at
+        self._specials_seen = None       # special (name, player) -> fingerprint of its reads when last tested
+        self.skip_unchanged_specials = True   # False: test every condition at every check (same games, slower)
 
     # ------------------------------------------------------------ creation
     @classmethod
@@ -884,22 +885,23 @@ class Engine:
         st = self.state
         if not st["available"]["special"]:
             return
-        # A condition is tested again only when something it can read has changed: the candidate's
-        # own cards and counters for a condition of scope 'you', anything for the others.
+        # A condition is tested again only when something in its read set (computed by the compiler
+        # from its bytecode) has changed since it was last tested for that player: runtime/readsets.py.
         seen = self._specials_seen
         if seen is None:
             seen = self._specials_seen = {}
+        memo: dict = {}
         active = st["turn"]["active"]
         for p in [active] + self.players_from(active, False):
             for name in list(st["available"]["special"]):
-                sa = self.cards.specials[name]
-                key = ((st["revs"][p] if "revs" in st else st.get("rev")) if sa.get("scope") == "you" else st.get("rev"),
-                       st["turn"]["scored"][p], st["turn"]["tucked"][p])
-                if seen.get((name, p)) == key:
-                    continue
-                seen[(name, p)] = key
+                if self.skip_unchanged_specials:
+                    key = readsets.key(st, self.cards.specials[name].get("reads") or ["*"], p, memo)
+                    if seen.get((name, p)) == key:
+                        continue
+                    seen[(name, p)] = key
                 if self._condition(name, p):
                     self.claim_special(p, name)
+                    memo.clear()
 
     def _condition(self, name: str, p: int) -> bool:
         chunk = self.cards.specials[name]["condition"]

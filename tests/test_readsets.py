@@ -1,0 +1,109 @@
+"""Read sets: computed from a condition's bytecode; a condition is re-tested exactly when what it
+reads changed, and games are the same with the skipping turned off."""
+import json
+
+import pytest
+
+from innoscript import opcodes as O
+from innoscript.compiler.bundle import compile_condition, load_bundle, vocabulary
+from innoscript.compiler.readsets import read_set
+from innoscript.runtime import Game
+from innoscript.runtime.bots import RandomBot
+from innoscript.runtime.scenario import build_state
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    return load_bundle("3e")
+
+
+READS = [
+    ("points(you) >= 5", ["score:you"]),
+    ("count(your hand) > 3", ["hand:you"]),
+    ("icons(crown, your hand) > 1", ["hand:you"]),
+    ("icons(clock, your board) >= 12", ["board:you"]),
+    ("count(your top cards) == 5 and tucked_this_turn(you) > 1", ["board:you", "counters:you"]),
+    ("count(your revealed cards) > 0", ["revealed:you"]),
+    ("count(opponents' boards) > 3", ["board:all", "players"]),
+    ("any opponents have (points(them) > 3)", ["players", "score:all"]),
+    ("count(available achievements) > 2", ["available"]),
+    ("achievements(you) >= 2", ["achievements:all"]),   # pooled in team games
+]
+
+
+@pytest.mark.parametrize("expr,reads", READS)
+def test_read_set_from_bytecode(bundle, expr, reads):
+    assert read_set(compile_condition(expr, "test", vocabulary(bundle["manifest"]))) == reads
+
+
+def test_bundle_records_read_sets(bundle):
+    reads = {s["name"]: s["reads"] for s in bundle["special_achievements"]}
+    assert reads["Monument"] == ["counters:you"]
+    assert all(r == ["board:you"] for n, r in reads.items() if n != "Monument")
+
+
+def test_unknown_builtin_or_action_reads_everything():
+    chunk = {"kind": "condition", "code": [[O.CALL, 0, 0], [O.RESULT]], "consts": ["a_future_builtin"],
+             "locals": [], "lines": [[1, 1], [1, 1]]}
+    assert read_set(chunk) == ["*"]
+    chunk = {"kind": "condition", "code": [[O.CONST, 0], [O.MOVE, 0], [O.RESULT]], "consts": [None],
+             "locals": [], "lines": [[1, 1]] * 3}
+    assert read_set(chunk) == ["*"]
+
+
+POSITION = {"edition": "3e", "players": 2, "do": {"draw": True},
+            "setup": {"players": [{"board": {"red": ["Metalworking"], "green": ["Clothing"]},
+                                   "hand": ["Sailing", "Tools"]},
+                                  {"board": {"purple": ["Mysticism"]}, "hand": ["Calendar"]}]}}
+
+
+def _tested(engine, monkeypatch):
+    calls = []
+    real = engine._condition
+
+    def spy(name, p):
+        calls.append((name, p))
+        return real(name, p)
+    monkeypatch.setattr(engine, "_condition", spy)
+    return calls
+
+
+def test_condition_retested_only_when_its_reads_change(bundle, monkeypatch):
+    engine = build_state(POSITION, bundle)
+    calls = _tested(engine, monkeypatch)
+    engine.check_specials()
+    assert ("World", 0) in calls and ("Monument", 0) in calls
+    calls.clear()
+    engine.check_specials()
+    assert calls == []                          # nothing changed
+    engine.draw_one(0, 1)                       # player 0's hand: nobody reads it
+    engine.check_specials()
+    assert calls == []
+    st = engine.state
+    st["players"][0]["board"]["blue"]["cards"].insert(0, st["players"][0]["hand"].pop())
+    engine.check_specials()                     # player 0's board: the board conditions, for player 0 only
+    assert sorted(set(calls)) == sorted((n, 0) for n in ("Empire", "World", "Wonder", "Universe"))
+    calls.clear()
+    st["turn"]["scored"][1] += 1                # player 1's counters: Monument, for player 1
+    engine.check_specials()
+    assert calls == [("Monument", 1)]
+    calls.clear()
+    engine.skip_unchanged_specials = False      # switched off: everything, every time
+    engine.check_specials()
+    assert len(calls) == 2 * len(st["available"]["special"])
+
+
+def _play(bundle, seed, skip):
+    game = Game.new(players=2, seed=seed, bundle=bundle, fast=True)
+    game.engine.skip_unchanged_specials = skip
+    bot, events = RandomBot(seed), []
+    while not game.over:
+        events += game.apply(bot.answer(game.decision, game.cards))
+    return json.dumps(events), game.save()
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_games_identical_with_and_without_skipping(edition):
+    bundle = load_bundle(edition)
+    for seed in range(3):
+        assert _play(bundle, seed, True) == _play(bundle, seed, False)
