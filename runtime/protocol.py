@@ -24,7 +24,7 @@ from .bots import BOTS, answer_for
 from .engine import IllegalAnswer
 from .game import BadSave, Game
 from .store import Conflict, Store
-from .views import resolve_answer
+from .views import editor_face, resolve_answer
 from .vm import RuntimeFault
 
 PROTOCOL_VERSION = 1
@@ -46,7 +46,7 @@ def validator() -> jsonschema.Draft202012Validator:
     return _VALIDATOR
 
 
-CLIENT_TYPES = ("hello", "create", "load", "join", "view", "answer", "undo", "save", "list", "check", "sandbox")
+CLIENT_TYPES = ("hello", "create", "load", "join", "view", "answer", "undo", "save", "list", "check", "sandbox", "cards")
 
 
 def check_client(msg) -> None:
@@ -296,7 +296,7 @@ class Hub:
         if compiled is not None:
             data = dict(compiled.data, id=0)
             card = {"name": data["name"], "rendered": render_text(ast),
-                    "disassembly": disassemble_card(data, msg["source"])}
+                    "disassembly": disassemble_card(data, msg["source"]), "face": editor_face(data, ast)}
         return [(conn, self._reply(msg, type="checked", diagnostics=diagnostics, card=card))]
 
     def do_sandbox(self, conn, msg):
@@ -341,6 +341,11 @@ class Hub:
             elif e["type"] in ("splay", "special_achievement", "game_over"):
                 log.append(f"{who} {e['type']} {e.get('color', '')} {e.get('direction', '')}{e.get('name', '')}".strip())
         return [(conn, self._reply(msg, type="sandboxed", log=log, error=None))]
+
+    def do_cards(self, conn, msg):
+        from .views import card_catalog
+        self.bundle(msg.get("edition", "3e"))   # an unknown edition is a bad_edition error
+        return [(conn, self._reply(msg, type="cards", **card_catalog(msg.get("edition", "3e"))))]
 
     def do_list(self, conn, msg):
         return [(conn, self._reply(msg, type="games", games=self.store.list()))]

@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 
@@ -86,7 +87,7 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
         }
         players.append(entry)
     decision = decision_view(cards, state, viewer)
-    return {
+    out = {
         "edition": state["edition"],
         "viewer": viewer,
         "phase": state["phase"],
@@ -100,6 +101,22 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
         "decision": decision,
         "result": state.get("result"),
     }
+    if decision is not None and "options" in decision:
+        from .wording import word
+        out["decision"]["wording"] = word(decision, out, effect_english(state["edition"], cards, decision))
+    return out
+
+
+def effect_english(edition: str, cards: Cards, decision: dict) -> str | None:
+    """The English of the effect that asks (None when the edition's texts are not at hand)."""
+    cid, e = decision.get("source_card"), decision.get("effect")
+    if cid is None or e is None:
+        return None
+    try:
+        entry = next(c for c in card_catalog(edition)["cards"] if c["name"] == cards.name[cid])
+        return entry["effects"][e]["text"]
+    except Exception:   # an edition from other sources (the editor's sandbox): no text
+        return None
 
 
 def decision_view(cards: Cards, state: dict, viewer: int | None):
@@ -111,7 +128,36 @@ def decision_view(cards: Cards, state: dict, viewer: int | None):
     if viewer == pending["player"]:
         decision.update({k: v for k, v in pending.items() if k not in ("options",)})
         decision["options"] = [option_view(cards, state, pending, o, viewer) for o in pending["options"]]
+        decision.update(decision_context(cards, state, pending))
     return decision
+
+
+_ACTS = {"TRANSFER": "transfer", "DRAW": "draw", "EXCHANGE": "exchange", "SPLAY": "splay", "UNSPLAY": "unsplay",
+         "REARRANGE": "rearrange", "EXECUTE": "execute", "CLAIM": "achieve"}
+
+
+def decision_context(cards: Cards, state: dict, pending: dict) -> dict:
+    """Which effect is asking (card id, effect index, its kind) and, for a yes/no, the verb it decides, so a
+    frontend can word the question from the effect's English."""
+    from innoscript import opcodes as O
+    d = state.get("dogma")
+    frame = d["stack"][-1] if d and d.get("stack") and not d.get("prelude") else None
+    if not frame or "pc" not in frame or frame.get("card", -1) < 0:
+        return {}
+    out = {"source_card": frame["card"], "effect": frame["effect"], "effect_kind": frame["kind"]}
+    if frame["kind"] in ("demand", "compel"):
+        out["demanded_by"] = frame["me"]
+    if pending["kind"] == "yes_no" and "purpose" not in pending:
+        code = cards.cards[frame["card"]]["effects"][frame["effect"]]["code"]
+        for ins in code[frame["pc"] + 1: frame["pc"] + 14]:
+            name = O.OPCODES[ins[0]].name
+            if name == "MOVE":
+                out["purpose"] = O.ENUMS["verb"][ins[1]]
+                break
+            if name in _ACTS:
+                out["purpose"] = _ACTS[name]
+                break
+    return out
 
 
 def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
@@ -121,11 +167,26 @@ def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
     if kind == "action":
         out = dict(option)
         if "card" in out:
+            if out["type"] == "dogma":
+                out["preview"] = dogma_preview(cards, state, pending["player"], out["card"])
             out["card"] = card_face(cards, out["card"])
         return out
     if kind == "select_cards" and isinstance(option, str):
         return {"special": option}
     return option
+
+
+def dogma_preview(cards: Cards, state: dict, p: int, cid: int) -> dict:
+    """Who would share this dogma's non-demand effects and who would be hit by its demands, from the
+    current icon counts (the dogma icon: as many or more shares, fewer is demanded of)."""
+    icon = cards.cards[cid]["dogma"]
+    counts = [icon_count(cards, state, q, icon) for q in range(len(state["players"]))]
+    kinds = {e["kind"] for e in cards.cards[cid]["effects"]}
+    others = [q for q, pl in enumerate(state["players"]) if q != p and not pl.get("eliminated")]
+    shares = [q for q in others if counts[q] >= counts[p]] if kinds - {"demand", "compel"} else []
+    hit = [q for q in others if counts[q] < counts[p]] if "demand" in kinds else []
+    hit += [q for q in others if counts[q] >= counts[p]] if "compel" in kinds else []
+    return {"icon": icon, "counts": counts, "shares": shares, "demanded": sorted(set(hit))}
 
 
 def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> dict:
@@ -183,8 +244,52 @@ def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
         if isinstance(a, dict) and "id" in a and decision["kind"] != "action":
             return a["id"]
         return a
-    if decision["kind"] == "action" and isinstance(answer, dict) and isinstance(answer.get("card"), dict):
-        return {**answer, "card": answer["card"].get("id")}
+    if decision["kind"] == "action" and isinstance(answer, dict):
+        answer = {k: v for k, v in answer.items() if k != "preview"}   # the preview is for reading only
+        if isinstance(answer.get("card"), dict):
+            return {**answer, "card": answer["card"].get("id")}
+        return answer
     if isinstance(answer, list):
         return [one(a) for a in answer]
     return one(answer)
+
+
+def card_catalog(edition: str) -> dict:
+    """Every card of an edition as the card renderer (innoscript/web/cards.js) draws it: its face and its
+    effects' English (generated from the scripts), with the manifest's icon slots and splays."""
+    return _catalog(edition)
+
+
+@functools.lru_cache(maxsize=8)
+def _catalog(edition: str) -> dict:
+    from innoscript.compiler.bundle import load_bundle, parse_card, vocabulary
+    from innoscript.compiler.render import render_card
+    from innoscript.editions import load_edition
+    bundle = load_bundle(edition)
+    ed = load_edition(edition)
+    vocab = vocabulary(ed.manifest, ed.card_names)
+    english = {}
+    for src in ed.sources:
+        ast = parse_card(src.text, src.relpath, vocab)[0]
+        english[ast.name] = render_card(ast)["effects"]
+    cards = Cards(bundle)
+    out = []
+    for c in bundle["cards"]:
+        face = card_face(cards, c["id"])
+        texts = english.get(c["name"], [])
+        face["effects"] = [{"kind": e["kind"], "text": t} for e, t in zip(c["effects"], texts)]
+        out.append(face)
+    m = bundle["manifest"]
+    return {"edition": bundle["edition"], "cards": out,
+            "manifest": {k: m[k] for k in ("colors", "icons", "hex", "icon_positions", "splays", "ages")},
+            "special_achievements": [s["name"] for s in bundle["special_achievements"]]}
+
+
+def editor_face(data: dict, ast) -> dict:
+    """A card being written (compiled data and its AST) in the renderer's terms, like a catalog entry."""
+    from innoscript.compiler.render import render_card
+    texts = render_card(ast)["effects"]
+    return {"name": data["name"], "age": data["age"], "color": data["color"], "icons": data["icons"],
+            "dogma": data["dogma"], "demand": any(e["kind"] == "demand" for e in data["effects"]),
+            "implemented": bool(data["effects"]),
+            "effects": [{"kind": e["kind"], "text": t} for e, t in zip(data["effects"], texts)]}

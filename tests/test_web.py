@@ -77,12 +77,13 @@ def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path, shot
     pg.select_option("#seat-1", "greedy")
     pg.click("#start")
     pg.wait_for_selector("#decision .option")
-    assert "choose a card to meld first" in pg.inner_text("#prompt")
+    assert "Choose a card to meld first" in pg.inner_text("#prompt")
     turns = set()
     for _ in range(16):
         pg.wait_for_selector("#decision .option")
         turns.add(pg.inner_text("#turn"))
         options = pg.query_selector_all("#decision .option")
+        options = pg.query_selector_all("#decision .options .option")
         if pg.query_selector("#confirm"):
             options[0].click()
             pg.click("#confirm")
@@ -128,4 +129,160 @@ def test_author_a_card_with_an_error_then_fix_it(server, browser, shots):
     pg.wait_for_selector("#sandbox-log li")
     assert "Lantern" in pg.inner_text("#sandbox-log")
     pg.screenshot(path=str(shots / "web-editor.png"))
+    assert not errors
+
+
+XSS = '<img src=x onerror="window.__pwned=1">'
+
+
+def saved_game(tmp_path, turns=None, seed=5, names=None, over=False, edition="3e"):
+    """A saved game (as the web saves it) played by bots to a given turn, or to its end."""
+    import json
+    from innoscript.runtime.bots import GreedyBot, RandomBot, answer_for
+    from innoscript.runtime.game import Game
+    game = Game.new(edition=edition, players=2, seed=seed, names=names)
+    bots = [GreedyBot(seed), RandomBot(seed + 1)]
+    while not game.over and (over or game.state["turn"]["number"] < turns
+                             or game.decision["kind"] != "action" or game.decision["player"] != 0):
+        game.apply(answer_for(game, bots[game.decision["player"]], game.decision["player"]))
+    path = tmp_path / f"saved-{seed}-{turns}.json"
+    path.write_text(json.dumps({"game": game.to_json(), "seats": ["you", "greedy"]}))
+    return path, game
+
+
+def load_in(browser, server, path, size=(1400, 900)):
+    pg = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server)
+    pg.wait_for_selector("text=connected")
+    pg.set_input_files("#load", str(path))
+    pg.wait_for_selector("text=resumed")
+    pg.wait_for_selector(".player .inno-card")
+    return pg, errors
+
+
+def no_sideways_scroll(pg):
+    return pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def play_until_turn(pg, turn, limit=600):
+    """Answer by clicking (the last option: often a dogma; a choice of cards: the first card) until the turn."""
+    for _ in range(limit):
+        pg.wait_for_selector("#decision .options .option")
+        if int(pg.inner_text("#turn").split()[1].rstrip(":")) >= turn:
+            return
+        before = pg.get_attribute("#decision", "data-decision")
+        options = pg.query_selector_all("#decision .options .option")
+        if pg.query_selector("#confirm"):
+            options[0].click()
+            pg.click("#confirm")
+        else:
+            options[-1].click()
+        pg.wait_for_function(f"document.getElementById('decision').dataset.decision !== '{before}'")
+    raise AssertionError(f"turn {turn} not reached")
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
+def test_table_after_40_turns(server, browser, shots, size):
+    """40 turns played by clicking: glyphs, fanned splays, card text on hover and tap, prompts naming their
+    verb, the newest log entry in view, no sideways scrolling."""
+    pg = browser.new_page(viewport={"width": size[0], "height": size[1]}, has_touch=size[0] < 900)
+    errors = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server)
+    pg.wait_for_selector("text=connected")
+    tag = "desktop" if size[0] > 900 else "phone"
+    pg.fill("#seed", "2")
+    pg.click("#start")
+    play_until_turn(pg, 40)
+    # every card drawn has its icon glyphs, in its printed slots
+    cards = pg.query_selector_all(".player .inno-card:not(.inno-back):not(.inno-special)")
+    assert cards and all(c.query_selector_all(".inno-slot svg.inno-icon") for c in cards)
+    assert pg.query_selector(".inno-slot-top_left use[href^='#inno-icon-']")
+    # splayed piles are fanned: strips of the covered cards, showing the icons the splay reveals
+    assert pg.query_selector_all(".inno-pile:is(.inno-fan-left, .inno-fan-right, .inno-fan-up) .inno-strip .inno-icon")
+    # the newest log entry is in view: inside the log's box, and the box inside the window
+    assert "Turn 40" in pg.inner_text("#log")
+    assert pg.evaluate("""() => { const log = document.getElementById('log');
+        const items = log.querySelectorAll('li'); const last = items[items.length - 1];
+        const r = last.getBoundingClientRect(), b = log.getBoundingClientRect();
+        return items.length > 40 && r.bottom <= b.bottom + 1 && r.top >= b.top - 1; }""")
+    if tag == "desktop":
+        assert pg.evaluate("""() => { const items = document.querySelectorAll('#log li');
+            return items[items.length - 1].getBoundingClientRect().bottom <= window.innerHeight; }""")
+    # card text on hover (desktop) or tap (phone)
+    top = pg.query_selector(".player .inno-pile .inno-card")
+    if tag == "desktop":
+        top.hover()
+    else:
+        top.tap()
+    pg.wait_for_selector("#card-tip:not([hidden]) .inno-effects")
+    assert top.get_attribute("data-card") in pg.inner_text("#card-tip")
+    assert pg.query_selector("#card-tip .inno-featured svg.inno-icon")
+    # the prompt and its buttons name what they do
+    assert "choose an action" in pg.inner_text("#prompt")
+    labels = [b.inner_text() for b in pg.query_selector_all("#decision .options .option")]
+    assert labels[0].startswith("Draw a [") and all(l.split()[0] in ("Draw", "Meld", "Dogma", "Achieve") for l in labels)
+    assert no_sideways_scroll(pg)
+    pg.screenshot(path=str(shots / f"web-table-{tag}.png"), full_page=tag == "phone")
+    assert not errors
+
+
+def test_names_are_never_markup(server, browser, tmp_path):
+    """A saved game whose player names hold markup: shown as text everywhere, no script runs."""
+    path, _ = saved_game(tmp_path, turns=6, names=[XSS, "Ada " + XSS])
+    pg, errors = load_in(browser, server, path)
+    play_until_turn(pg, 8)
+    pg.click("#tab-editor")
+    pg.click("#tab-play")
+    assert pg.evaluate("window.__pwned") is None
+    assert not pg.query_selector("main img")
+    assert XSS in pg.inner_text("#table") and XSS in pg.inner_text("#log")
+    assert not errors
+
+
+def test_prompts_name_their_verb_and_answer_from_the_keyboard(server, browser, tmp_path, shots):
+    pg, errors = page(browser, server)
+    pg.select_option("#seat-1", "random")
+    pg.fill("#seed", "11")
+    pg.click("#start")
+    pg.wait_for_selector("#decision .option")
+    seen = {}
+    for _ in range(120):                       # play by keyboard only: the digit keys pick the n-th option
+        pg.wait_for_selector("#decision .options .option")
+        prompt = pg.inner_text("#prompt")
+        buttons = [b.inner_text() for b in pg.query_selector_all("#decision .option")]
+        if ":" in prompt and "choose an action" not in prompt:
+            seen[prompt] = buttons
+            if len(seen) >= 3:
+                break
+        if pg.query_selector("#confirm"):
+            pg.keyboard.press("1")
+            pg.focus("#confirm")
+            pg.keyboard.press("Enter")
+        else:
+            n = len(pg.query_selector_all("#decision .options .option"))
+            pg.keyboard.press(str(min(n, 9)))
+        pg.wait_for_timeout(100)
+    assert seen, "no card effect asked anything"
+    verbs = ("Return", "Meld", "Score", "Tuck", "Transfer", "Splay", "Don't", "Skip", "Draw", "Keep", "Choose",
+             "Achieve", "Junk", "Put", "Option", "Value", "Reveal", "Exchange", "Rearrange", "Execute", "Take")
+    for prompt, buttons in seen.items():
+        assert not prompt.endswith("choose cards") and "do it?" not in prompt
+        assert all(b.split()[0].startswith(verbs) or b.split()[0] in ("blue", "red", "green", "yellow", "purple")
+                   for b in buttons), (prompt, buttons)
+    pg.screenshot(path=str(shots / "web-prompt.png"))
+    assert not errors
+
+
+def test_end_of_game_panel(server, browser, tmp_path, shots):
+    path, game = saved_game(tmp_path, over=True, seed=3)
+    pg, errors = load_in(browser, server, path)
+    pg.wait_for_selector("#end:not([hidden])")
+    text = pg.inner_text("#end")
+    winner = game.state["players"][game.result["winners"][0]]["name"]
+    assert f"Game over: {winner}" in text and "Achievements" in text and "Score" in text
+    assert game.result["reason"].replace("_", " ") in text
+    pg.screenshot(path=str(shots / "web-end.png"))
     assert not errors

@@ -1,12 +1,26 @@
 // InnoScript playground: a frontend of the JSON protocol (docs/protocol.md), no dependencies.
+// Cards are drawn by cards.js (window.InnoCards). Game data is only ever put in the page with textContent and
+// DOM building, never parsed as HTML.
 "use strict";
 const $ = (id) => document.getElementById(id);
-let ws, game = null, seats = [], pending = {}, nextId = 1, views = {};
+const C = window.InnoCards;
+const BOTS = ["random", "greedy"];
+let ws, game = null, seats = [], tokens = {}, pending = {}, nextId = 1, views = {}, catalogs = {}, edition = "3e";
+let logTurn = null, logGroup = null, canUndo = false;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+function status(text) { $("status").textContent = text; }
 
 function connect() {
-  ws = new WebSocket(`ws://${location.host}/ws`);
-  ws.onopen = () => { $("status").textContent = "connected"; send({type: "hello"}); checkSource(); };
-  ws.onclose = () => { $("status").textContent = "disconnected"; };
+  ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  ws.onopen = () => { status("connected"); send({type: "hello"}); checkSource(); };
+  ws.onclose = () => status("disconnected");
   ws.onmessage = (ev) => handle(JSON.parse(ev.data));
 }
 
@@ -16,41 +30,106 @@ function send(msg, then) {
   ws.send(JSON.stringify(msg));
 }
 
-function handle(msg) {
-  if (msg.re && pending[msg.re]) { const f = pending[msg.re]; delete pending[msg.re]; f(msg); return; }
-  if (msg.type === "update") { views[msg.player] = msg.view; log(msg.events); refresh(); }
-  if (msg.type === "error") { $("status").textContent = "error: " + msg.message; }
+// A seat's token, when the server handed one out on create/load, goes with every message for that seat.
+function seated(msg, player) {
+  if (player !== null && player !== undefined && tokens[player]) msg.token = tokens[player];
+  return msg;
 }
 
-// ---------------------------------------------------------------- play
+function handle(msg) {
+  if (msg.re && pending[msg.re]) { const f = pending[msg.re]; delete pending[msg.re]; f(msg); return; }
+  if (msg.type === "update") { views[msg.player] = msg.view; addLog(msg.events, msg.view); refresh(); }
+  if (msg.type === "error") status("error: " + msg.message);
+}
+
+function catalog(ed, then) {
+  if (catalogs[ed]) return then(catalogs[ed]);
+  send({type: "cards", edition: ed}, (m) => {
+    if (m.type === "error") { status(m.message); return; }
+    const byId = {}, byName = {};
+    for (const c of m.cards) { byId[c.id] = c; byName[c.name] = c; }
+    catalogs[ed] = {byId, byName, manifest: m.manifest};
+    then(catalogs[ed]);
+  });
+}
+
+// ---------------------------------------------------------------- card text on demand
+function lookup(node) {
+  const cat = catalogs[edition];
+  if (!cat) return null;
+  if (node.dataset.cardId !== undefined) return cat.byId[node.dataset.cardId];
+  if (node.dataset.card) return cat.byName[node.dataset.card];
+  return null;
+}
+
+function showTip(node) {
+  const face = lookup(node);
+  const tip = $("card-tip");
+  if (!face) return;
+  tip.replaceChildren(C.detail(face));
+  tip.hidden = false;
+  const r = node.getBoundingClientRect();
+  if (window.innerWidth > 700) {   // beside the card; on a phone the tip is a sheet at the bottom (CSS)
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    let x = r.right + 8, y = r.top;
+    if (x + w > window.innerWidth - 8) x = Math.max(8, r.left - w - 8);
+    if (y + h > window.innerHeight - 8) y = Math.max(8, window.innerHeight - h - 8);
+    tip.style.left = x + "px"; tip.style.top = y + "px";
+  }
+}
+
+function hideTip() { $("card-tip").hidden = true; }
+
+function cardNode(target) { return target && target.closest ? target.closest("[data-card-id], [data-card]") : null; }
+
+document.addEventListener("mouseover", (ev) => { const n = cardNode(ev.target); if (n) showTip(n); });
+document.addEventListener("mouseout", (ev) => { if (cardNode(ev.target) && !cardNode(ev.relatedTarget)) hideTip(); });
+document.addEventListener("focusin", (ev) => { const n = cardNode(ev.target); if (n) showTip(n); else hideTip(); });
+document.addEventListener("click", (ev) => {
+  const n = cardNode(ev.target);
+  if (n && !n.closest("button")) showTip(n);        // a tap on a card shows its text
+  else if (!ev.target.closest("#card-tip")) hideTip();
+});
+document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") hideTip(); });
+
+// ---------------------------------------------------------------- new game
 function seatChoices() {
   const n = +$("players").value, box = $("seats");
-  box.innerHTML = "";
+  box.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const s = document.createElement("select");
+    const s = el("select");
     s.id = "seat-" + i;
-    for (const k of ["you", "random", "greedy"]) { const o = document.createElement("option"); o.textContent = k; s.appendChild(o); }
-    s.value = i === 0 ? "you" : "random";
-    const l = document.createElement("label"); l.textContent = `Seat ${i + 1} `; l.appendChild(s); box.appendChild(l);
+    for (const k of ["you", ...BOTS]) s.appendChild(el("option", null, k));
+    s.value = i === 0 ? "you" : "greedy";
+    const l = el("label", null, `Seat ${i + 1} `); l.appendChild(s); box.appendChild(l);
   }
 }
 
 function humans() { return seats.map((k, i) => k === "you" ? i : -1).filter((i) => i >= 0); }
 
+function resetTable() {
+  views = {}; tokens = {}; logTurn = null; logGroup = null;
+  $("log").replaceChildren(); $("end").hidden = true; $("save").disabled = false;
+}
+
+function started(m) {
+  if (m.type === "error") { status(m.message); return; }
+  game = m.game; edition = m.edition;
+  if (m.tokens) m.tokens.forEach((t, i) => { if (t) tokens[i] = t; });
+  catalog(edition, (cat) => { C.setManifest(cat.manifest); joinAll(); });
+}
+
 function startGame(ev) {
   ev.preventDefault();
   const n = +$("players").value;
   seats = Array.from({length: n}, (_, i) => $("seat-" + i).value);
-  const bots = seats.map((k) => k === "you" ? null : k);
-  send({type: "create", edition: $("edition").value, players: n, seed: +$("seed").value, bots}, (m) => {
-    if (m.type === "error") { $("status").textContent = m.message; return; }
-    game = m.game; views = {}; $("log").innerHTML = ""; $("save").disabled = false;
-    joinAll();
-  });
+  resetTable();
+  send({type: "create", edition: $("edition").value, players: n, seed: +$("seed").value,
+        bots: seats.map((k) => k === "you" ? null : k)}, started);
 }
 
 function joinAll() {
-  for (const p of humans()) send({type: "join", game, player: p}, (m) => { views[p] = m.view; refresh(); });
+  for (const p of humans()) send(seated({type: "join", game, player: p}, p), (m) => { views[p] = m.view; refresh(); });
   if (!humans().length) send({type: "join", game, player: null}, (m) => { views[null] = m.view; refresh(); });
 }
 
@@ -62,147 +141,342 @@ function currentView() {
   return views[humans()[0]] || any;
 }
 
-function cardText(c) {
-  if (!c) return "";
-  if (c.hidden) return `a hidden [${c.age}]`;
-  if (c.special) return c.special;
-  return `${c.name} [${c.age}]`;
+function seatLabel(i) {
+  const k = seats[i];
+  return k === "you" ? (humans().length > 1 ? "you, hot-seat" : "you") : k + " bot";
 }
 
+// ---------------------------------------------------------------- the table
 function refresh() {
   const v = currentView();
   if (!v) return;
-  const t = v.turn, table = $("table");
-  table.innerHTML = "";
-  const head = document.createElement("p");
+  const table = $("table");
+  table.replaceChildren();
+  const head = el("h2", "turn-head");
   head.id = "turn";
-  head.textContent = v.result ? `Game over: ${v.result.winners.map((w) => v.players[w].name).join(", ")} won (${v.result.reason})`
-    : `Turn ${t.number}: ${v.players[t.active].name} to play, ${t.actions_left} action(s) left`;
+  const t = v.turn;
+  head.textContent = v.result ? "Game over"
+    : `Turn ${t.number}: ${v.players[t.active].name} to play, ${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
   table.appendChild(head);
-  v.players.forEach((p, i) => {
-    const div = document.createElement("div");
-    div.className = "player" + (v.decision && v.decision.player === i ? " deciding" : "");
-    div.dataset.player = i;
-    div.innerHTML = `<h2>${p.name}${seats[i] === "you" ? " (you)" : " (" + seats[i] + ")"} — ${p.points} points, ${p.achievements.count} achievements</h2>`;
-    const icons = Object.entries(p.icons).filter(([, n]) => n).map(([k, n]) => `${k} ${n}`).join(" · ");
-    div.innerHTML += `<div class="icons">${icons || "no icons yet"}</div>`;
-    const board = document.createElement("div"); board.className = "board";
-    for (const [color, pile] of Object.entries(p.board)) {
-      const el = document.createElement("div");
-      el.className = "pile " + color + (pile.cards.length ? "" : " empty");
-      if (pile.cards.length) {
-        const top = pile.cards[0];
-        el.innerHTML = `<div class="name">${top.name} [${top.age}]</div><div class="meta">${top.icons.join(" ")}</div>` +
-          `<div class="meta">${pile.cards.length} card(s)${pile.splay !== "none" ? ", splayed " + pile.splay : ""}</div>`;
-      } else el.textContent = color;
-      board.appendChild(el);
-    }
-    div.appendChild(board);
-    const hand = Array.isArray(p.hand) ? p.hand.map(cardText).join(", ") || "empty" : `${p.hand.count} card(s) ${JSON.stringify(p.hand.ages)}`;
-    const score = Array.isArray(p.score) ? p.score.map(cardText).join(", ") || "empty" : `${p.score.count} card(s)`;
-    div.innerHTML += `<div class="zone">Hand: ${hand}</div><div class="zone">Score pile: ${score}</div>`;
-    table.appendChild(div);
-  });
-  const avail = document.createElement("p");
-  avail.className = "zone";
-  avail.textContent = `Achievements available: ${v.available.standard.join(", ")}; ${v.available.special.join(", ")}`;
-  table.appendChild(avail);
+  v.players.forEach((p, i) => table.appendChild(playerBox(v, p, i)));
+  table.appendChild(sharedBox(v));
   showDecision(v);
+  showEnd(v);
+  canUndo = !!v.can_undo;
+  $("undo").disabled = !(v.decision && v.decision.kind === "action" && humans().includes(v.decision.player) && game);
 }
 
-function describe(d, o) {
-  if (d.kind === "action") {
-    if (o.type === "draw") return "Draw";
-    if (o.type === "achieve") return `Achieve ${o.age}`;
-    return `${o.type === "dogma" ? "Dogma" : "Meld"} ${cardText(o.card)}`;
+function playerBox(v, p, i) {
+  const box = el("section", "player" + (v.decision && v.decision.player === i ? " deciding" : ""));
+  box.dataset.player = i;
+  box.setAttribute("aria-label", p.name);
+  const h = el("h3");
+  h.appendChild(el("span", "pname", p.name));
+  h.appendChild(el("span", "seat", ` (${seatLabel(i)})`));
+  box.appendChild(h);
+  const stats = el("dl", "stats");
+  const stat = (k, val) => { stats.appendChild(el("dt", null, k)); const d = el("dd"); d.append(val); stats.appendChild(d); };
+  stat("Score", String(p.points));
+  const ach = el("span", "achievements");
+  if (!p.achievements.count) ach.textContent = "none";
+  for (const a of p.achievements.ages) ach.appendChild(el("span", "ach", a));
+  for (const s of p.achievements.special) ach.appendChild(el("span", "ach special", s));
+  stat(`Achievements (${p.achievements.count})`, ach);
+  stat("Hand", String(Array.isArray(p.hand) ? p.hand.length : p.hand.count));
+  box.appendChild(stats);
+  const icons = el("ul", "icon-counts");
+  icons.setAttribute("aria-label", "icon counts");
+  for (const [k, n] of Object.entries(p.icons)) {
+    const li = el("li"); li.appendChild(C.icon(k)); li.appendChild(el("span", null, n)); icons.appendChild(li);
   }
-  if (o && typeof o === "object") return cardText(o);
-  if (d.kind === "choose_option") return `Option ${o + 1}`;
-  if (o === true) return "Yes";
-  if (o === false) return "No";
-  return String(o);
+  box.appendChild(icons);
+  const board = el("div", "board");
+  board.setAttribute("aria-label", `${p.name}'s board`);
+  for (const [color, pile] of Object.entries(p.board)) board.appendChild(C.pile(pile, {color}));
+  box.appendChild(board);
+  const zone = (label, cards) => {
+    const z = el("div", "zone");
+    z.appendChild(el("h4", null, label));
+    z.appendChild(C.row(cards, {empty: "empty"}));
+    return z;
+  };
+  const own = Array.isArray(p.hand);
+  box.appendChild(zone("Hand", own ? p.hand : p.hand.ages.map((a) => ({hidden: true, age: a}))));
+  box.appendChild(zone(`Score pile (${p.points} points)`,
+                       Array.isArray(p.score) ? p.score : p.score.ages.map((a) => ({hidden: true, age: a}))));
+  if (p.revealed.length) box.appendChild(zone("Revealed", p.revealed));
+  return box;
 }
 
+function sharedBox(v) {
+  const box = el("section", "shared");
+  box.setAttribute("aria-label", "Supply and achievements");
+  const supply = el("div", "zone");
+  supply.appendChild(el("h4", null, "Supply (cards left per age)"));
+  const row = el("ul", "supply");
+  for (const [age, n] of Object.entries(v.supply)) {
+    const li = el("li", n ? "" : "empty"); li.appendChild(C.back(age)); li.appendChild(el("span", "n", "×" + n));
+    li.setAttribute("aria-label", `age ${age}: ${n} cards`);
+    row.appendChild(li);
+  }
+  supply.appendChild(row);
+  box.appendChild(supply);
+  const avail = el("div", "zone");
+  avail.appendChild(el("h4", null, "Achievements available"));
+  const ar = el("div", "inno-row");
+  for (const a of v.available.standard) ar.appendChild(C.back(a, {cls: "achievement"}));
+  for (const s of v.available.special) ar.appendChild(C.special(s));
+  if (!v.available.standard.length && !v.available.special.length) ar.appendChild(el("span", "inno-none", "none"));
+  avail.appendChild(ar);
+  box.appendChild(avail);
+  if (v.junk.count || v.junk.special.length || v.edition !== "3e") {
+    const junk = el("div", "zone");
+    junk.appendChild(el("h4", null, `Junk (${v.junk.count} card${v.junk.count === 1 ? "" : "s"})`));
+    junk.appendChild(C.row(v.junk.ages.map((a) => ({hidden: true, age: a})).concat(v.junk.special.map((s) => ({special: s}))),
+                           {empty: "empty"}));
+    box.appendChild(junk);
+  }
+  return box;
+}
+
+// ---------------------------------------------------------------- decisions
 function handleOf(o) { return (o && typeof o === "object") ? (o.id ?? o.ref ?? o.special) : o; }
+
+function optionButton(label, face, onclick) {
+  const b = el("button", "option");
+  b.type = "button";
+  if (face && !face.hidden && face.name) { b.dataset.cardId = face.id; b.classList.add("inno-" + face.color); b.classList.add("card-option"); }
+  b.appendChild(el("span", "label", label));
+  b.onclick = onclick;
+  return b;
+}
 
 function showDecision(v) {
   const box = $("decision");
-  box.innerHTML = "";
+  box.replaceChildren();
   const d = v.decision;
-  if (!d || !d.options) {
-    if (d) box.innerHTML = `<h3>Waiting for ${v.players[d.player].name}…</h3>`;
-    return;
+  box.dataset.decision = d ? d.id : "";
+  if (!d) return;
+  if (!d.options) { box.appendChild(el("h2", "prompt", `Waiting for ${v.players[d.player].name}…`)); return; }
+  const w = d.wording || {title: d.prompt || d.kind, labels: d.options.map(String)};
+  const h = el("h2", "prompt");
+  h.id = "prompt";
+  h.textContent = (humans().length > 1 ? v.players[d.player].name + ": " : "") + w.title;
+  box.appendChild(h);
+  if (w.effect) {
+    const q = el("blockquote", "effect");
+    const src = d.source && catalogs[edition] && catalogs[edition].byName[d.source];
+    if (src) q.appendChild(C.icon(src.dogma));
+    q.appendChild(C.richText(w.effect));
+    box.appendChild(q);
   }
-  const multi = ["select_cards", "order"].includes(d.kind) || (d.kind === "choose" && d.max !== 1);
-  box.innerHTML = `<h3 id="prompt">${v.players[d.player].name}: ${d.prompt || d.kind}${d.source ? " (" + d.source + ")" : ""}</h3>`;
+  if (w.warning) box.appendChild(el("p", "warning", w.warning));
+  const multi = !!w.confirm;
   const picked = [];
+  const list = el("div", "options");
+  list.setAttribute("role", "group");
+  list.setAttribute("aria-labelledby", "prompt");
   d.options.forEach((o, i) => {
-    const b = document.createElement("button");
-    b.className = "option"; b.dataset.index = i; b.textContent = describe(d, o);
-    b.onclick = () => {
+    const face = d.kind === "action" ? o.card : (o && typeof o === "object" ? o : null);
+    const b = optionButton(w.labels[i] || String(o), face, () => {
       if (!multi) return answer(d, d.kind === "action" ? o : handleOf(o));
       const at = picked.indexOf(i);
-      if (at >= 0) { picked.splice(at, 1); b.classList.remove("picked"); } else { picked.push(i); b.classList.add("picked"); }
-    };
-    box.appendChild(b);
+      if (at >= 0) { picked.splice(at, 1); b.classList.remove("picked"); b.setAttribute("aria-pressed", "false"); }
+      else { picked.push(i); b.classList.add("picked"); b.setAttribute("aria-pressed", "true"); }
+      if (d.kind === "order") b.querySelector(".label").textContent = (at >= 0 ? "" : `${picked.length}. `) + w.labels[i];
+      ok.textContent = confirmText(w, d, picked.length);
+    });
+    b.dataset.index = i;
+    b.setAttribute("accesskey", i < 9 ? String(i + 1) : "");
+    if (multi) b.setAttribute("aria-pressed", "false");
+    if (d.kind === "action" && o.type === "dogma" && o.preview && o.preview.shares.length) b.classList.add("shared");
+    list.appendChild(b);
   });
-  if (d.kind === "splay_color" && d.optional) {
-    const b = document.createElement("button"); b.className = "option"; b.textContent = "Decline";
-    b.onclick = () => answer(d, null); box.appendChild(b);
-  }
+  box.appendChild(list);
+  const ok = el("button", "option confirm");
   if (multi) {
-    const ok = document.createElement("button");
-    ok.id = "confirm"; ok.className = "option"; ok.textContent = `Confirm (choose ${d.min} to ${d.max})`;
+    ok.id = "confirm"; ok.type = "button";
+    ok.textContent = confirmText(w, d, 0);
     ok.onclick = () => answer(d, picked.map((i) => handleOf(d.options[i])));
     box.appendChild(ok);
   }
+  if (w.decline) {
+    const no = el("button", "option decline", w.decline);
+    no.id = "decline"; no.type = "button";
+    no.onclick = () => answer(d, d.kind === "splay_color" ? null : []);
+    box.appendChild(no);
+  }
+  box.appendChild(el("p", "keys", "Keys: 1–9 or Tab and Enter choose; Esc hides a card's text."));
 }
 
+function confirmText(w, d, n) {
+  if (d.kind === "order") return w.confirm;
+  const range = d.min === d.max ? `${d.max}` : `${d.min}–${d.max}`;
+  return `${w.confirm} ${n} card${n === 1 ? "" : "s"} (choose ${range})`;
+}
+
+// number keys answer the decision: the n-th option
+document.addEventListener("keydown", (ev) => {
+  if (ev.target.closest && ev.target.closest("input, textarea, select")) return;
+  if (!$("play").classList.contains("active") || !/^[1-9]$/.test(ev.key)) return;
+  const b = document.querySelectorAll("#decision .options .option")[+ev.key - 1];
+  if (b) { ev.preventDefault(); b.focus(); b.click(); }
+});
+
 function answer(d, value) {
-  send({type: "answer", game, player: d.player, decision: d.id, answer: value}, (m) => {
-    if (m.type === "error") { $("status").textContent = m.message; return; }
-    views[m.player] = m.view; log(m.events);
-    // the other seats' views are refreshed too (hot-seat)
-    for (const p of humans()) if (p !== m.player) send({type: "view", game, player: p}, (r) => { views[p] = r.view; refresh(); });
+  send(seated({type: "answer", game, player: d.player, decision: d.id, answer: value}, d.player), (m) => {
+    if (m.type === "error") { status(m.message); return; }
+    views[m.player] = m.view; addLog(m.events, m.view);
+    for (const p of humans()) if (p !== m.player) send(seated({type: "view", game, player: p}, p), (r) => { views[p] = r.view; refresh(); });
+    refresh();
+    const first = document.querySelector("#decision .option");
+    if (first && document.activeElement === document.body) first.focus({preventScroll: true});
+  });
+}
+
+function undo() {
+  const v = currentView();
+  if (!v || !v.decision) return;
+  const p = v.decision.player;
+  send(seated({type: "undo", game, player: p}, p), (m) => {
+    if (m.type === "error") { status(m.message); return; }
+    views[m.player] = m.view; status("the last action was taken back");
+    const li = el("li", "undo", "(the last action was taken back)"); (logGroup || $("log")).appendChild(li);
     refresh();
   });
 }
 
-function log(events) {
-  const ol = $("log");
-  for (const e of events) {
-    if (["effect", "action"].includes(e.type)) continue;
-    let text = e.type;
-    if (e.card && typeof e.card === "object") text = `${e.type} ${cardText(e.card)}`;
-    else if (e.type === "turn") text = `turn ${e.number}`;
-    else if (e.type === "splay") text = `splay ${e.color} ${e.direction}`;
-    else if (e.type === "special_achievement") text = `claims ${e.name}`;
-    else if (e.type === "game_over") text = `game over (${e.reason})`;
-    const li = document.createElement("li");
-    li.textContent = (typeof e.player === "number" ? `P${e.player + 1} ` : "") + text;
-    ol.appendChild(li);
-  }
-  ol.scrollTop = ol.scrollHeight;
+// ---------------------------------------------------------------- end of game
+function showEnd(v) {
+  const box = $("end");
+  if (!v.result) { box.hidden = true; return; }
+  box.replaceChildren();
+  const winners = v.result.winners.map((w) => v.players[w].name);
+  box.appendChild(el("h2", null, `Game over: ${winners.join(" and ")} won`));
+  box.appendChild(el("p", "reason", `by ${String(v.result.reason).replace(/_/g, " ")}`));
+  const t = el("table");
+  const hr = el("tr");
+  for (const k of ["Player", "Achievements", "Score", "Special"]) hr.appendChild(el("th", null, k));
+  t.appendChild(hr);
+  v.players.forEach((p, i) => {
+    const tr = el("tr", v.result.winners.includes(i) ? "winner" : "");
+    for (const val of [p.name, p.achievements.count, p.points, p.achievements.special.join(", ") || "-"]) tr.appendChild(el("td", null, val));
+    t.appendChild(tr);
+  });
+  box.appendChild(t);
+  const again = el("button", null, "New game"); again.type = "button";
+  again.onclick = () => { box.hidden = true; $("start").focus(); };
+  box.appendChild(again);
+  box.hidden = false;
 }
 
+// ---------------------------------------------------------------- the event log
+const VERBS = {draw: "draws", meld: "melds", tuck: "tucks", score: "scores", return: "returns", transfer: "transfers",
+               reveal: "reveals", keep: "keeps", junk: "junks", remove: "removes", take: "takes", achieve: "achieves",
+               dogma: "uses the dogma of", execute: "executes", splay: "splays", exchange: "exchanges"};
+const ZONES = {hand: "hand", score: "score pile", board: "board", supply: "supply", achievements: "achievements",
+               available: "available achievements", revealed: "revealed cards", junk: "junk"};
+
+function pname(v, p) { return typeof p === "number" && v.players[p] ? v.players[p].name : ""; }
+
+function cardSpan(c) {
+  const s = el("span", "log-card");
+  if (!c || c.hidden) { s.textContent = c ? `a [${c.age}]` : "a card"; return s; }
+  if (c.special) { s.textContent = c.special; return s; }
+  s.textContent = c.name;
+  s.classList.add("inno-" + c.color);
+  s.dataset.cardId = c.id; s.tabIndex = 0;
+  return s;
+}
+
+function place(v, zone, owner, actor) {
+  const z = ZONES[zone] || zone;
+  if (owner === null || owner === undefined || ["supply", "junk", "available"].includes(zone)) return `the ${z}`;
+  return owner === actor ? `their ${z}` : `${pname(v, owner)}'s ${z}`;
+}
+
+function logEntry(e, v) {
+  const li = el("li", "ev ev-" + e.type);
+  const who = pname(v, e.player);
+  const t = e.type;
+  if (t === "effect") return null;
+  if (t === "action") return null;
+  if (t === "dogma") {
+    li.append(`${who} uses the dogma of `, cardSpan(e.card));
+    const icon = e.icon;
+    const active = e.counts ? e.counts[e.player] : null;
+    if (icon && e.counts) {
+      const sharers = e.counts.map((n, q) => q !== e.player && n >= active ? pname(v, q) : null).filter(Boolean);
+      if (sharers.length) li.appendChild(el("span", "mark share", ` shared by ${sharers.join(", ")}`));
+    }
+    return li;
+  }
+  if (t === "sharing_bonus") { li.appendChild(el("span", "mark share", `${who} gets the sharing bonus (a free draw)`)); return li; }
+  if (t === "splay") { li.textContent = `${who} splays ${e.color} ${e.direction}`; return li; }
+  if (t === "special_achievement") { li.textContent = `${who} claims ${e.name}`; return li; }
+  if (t === "achieve" && e.age) { li.textContent = `${who} achieves age ${e.age}`; return li; }
+  if (t === "game_over") { li.textContent = `game over: ${e.winners.map((w) => pname(v, w)).join(", ")} won by ${String(e.reason).replace(/_/g, " ")}`; return li; }
+  if (t === "exchange") { li.textContent = `${who} exchanges ${e.cards.length} card(s) for ${e.other.length}`; return li; }
+  if (t === "draw_past_end") { li.textContent = `${who} draws past the last age`; return li; }
+  if (t === "rearrange") { li.textContent = `${who} rearranges ${e.color}`; return li; }
+  if (e.card !== undefined && VERBS[t]) {
+    li.append(`${who} ${VERBS[t]} `, cardSpan(e.card));
+    const to = e.to !== undefined ? e.to : e.player;
+    const dest = {meld: "board", tuck: "board", score: "score", draw: "hand", keep: "hand", transfer: e.zone,
+                  achieve: "achievements", junk: "junk", return: "supply", take: "hand"}[t];
+    const bits = [];
+    if (e.from) bits.push(`from ${place(v, e.from, e.from_player, e.player)}`);
+    if (dest && (t === "transfer" || t === "return" || to !== e.player)) bits.push(`to ${place(v, dest, to, e.player)}`);
+    if (t === "draw" && e.age) bits.push(`(age ${e.age})`);
+    if (bits.length) li.append(" " + bits.join(" "));
+    return li;
+  }
+  li.textContent = `${who} ${t.replace(/_/g, " ")}`.trim();
+  return li;
+}
+
+function addLog(events, v) {
+  const log = $("log");
+  for (const e of events) {
+    if (e.type === "turn" || !logGroup) {
+      const n = e.type === "turn" ? e.number : (v.turn.number || 0);
+      logGroup = el("ol", "turn-events");
+      const g = el("section", "turn-group");
+      g.appendChild(el("h3", null, n ? `Turn ${n}: ${pname(v, e.type === "turn" ? e.player : v.turn.active)}` : "Setting up"));
+      g.appendChild(logGroup);
+      log.appendChild(g);
+      logTurn = n;
+      if (e.type === "turn") continue;
+    }
+    const li = logEntry(e, v);
+    if (li) logGroup.appendChild(li);
+  }
+  log.scrollTop = log.scrollHeight;   // the newest entry is always in view
+}
+
+// ---------------------------------------------------------------- save and load
 function save() {
   send({type: "save", game}, (m) => {
-    const blob = new Blob([JSON.stringify({game: m.data, seats})], {type: "application/json"});
-    const a = document.createElement("a"); a.href = URL.createObjectURL(blob); a.download = "innoscript-game.json"; a.click();
-    $("status").textContent = "saved";
+    const blob = new Blob([JSON.stringify({game: m.data, seats: seats.map((k) => k === "you" ? "human" : k)})],
+                          {type: "application/json"});
+    const a = el("a"); a.href = URL.createObjectURL(blob); a.download = "innoscript-game.json"; a.click();
+    status("saved");
   });
 }
 
+// Saved games name seats "human" or a bot (older saves: "you"), the same in the terminal and here.
 function load(ev) {
   const file = ev.target.files[0];
   if (!file) return;
   file.text().then((text) => {
-    const data = JSON.parse(text);
-    seats = data.seats || data.game.players.map(() => "you");
-    const bots = seats.map((k) => k === "you" ? null : k);
-    send({type: "load", data: data.game, bots}, (m) => {
-      if (m.type === "error") { $("status").textContent = m.message; return; }
-      game = m.game; views = {}; $("save").disabled = false; joinAll(); $("status").textContent = "resumed";
+    let data;
+    try { data = JSON.parse(text); } catch (e) { status("not a saved game: " + e.message); return; }
+    const g = data.game || data;
+    seats = (data.seats || (g.players || []).map(() => "human")).map((k) => (k === "human" || k === "you") ? "you" : k);
+    resetTable();
+    send({type: "load", data: g, bots: seats.map((k) => k === "you" ? null : k)}, (m) => {
+      started(m);
+      if (m.type !== "error") status("resumed");
     });
   });
 }
@@ -230,23 +504,22 @@ let timer = null;
 function checkSource() {
   send({type: "check", source: $("source").value, edition: $("editor-edition").value}, (m) => {
     const ul = $("diagnostics");
-    ul.innerHTML = "";
-    if (!m.diagnostics.length) { ul.innerHTML = `<li class="ok">no errors</li>`; }
+    ul.replaceChildren();
+    if (!m.diagnostics.length) ul.appendChild(el("li", "ok", "no errors"));
     for (const d of m.diagnostics) {
-      const li = document.createElement("li");
-      li.textContent = `${d.line}:${d.column} error[${d.code}]: ${d.message}${d.hint ? " — " + d.hint : ""}`;
-      ul.appendChild(li);
+      ul.appendChild(el("li", null, `${d.line}:${d.column} error[${d.code}]: ${d.message}${d.hint ? " — " + d.hint : ""}`));
     }
     $("rendered").textContent = m.card ? m.card.rendered : "";
     $("disassembly").textContent = m.card ? m.card.disassembly : "";
+    $("editor-card").replaceChildren(...(m.card && m.card.face ? [C.detail(m.card.face)] : []));
   });
 }
 
 function runSandbox() {
   send({type: "sandbox", source: $("source").value, edition: $("editor-edition").value, seed: Date.now() % 1000}, (m) => {
-    const ol = $("sandbox-log"); ol.innerHTML = "";
-    for (const line of m.log) { const li = document.createElement("li"); li.textContent = line; ol.appendChild(li); }
-    if (m.error) { const li = document.createElement("li"); li.textContent = "error: " + m.error; ol.appendChild(li); }
+    const ol = $("sandbox-log"); ol.replaceChildren();
+    for (const line of m.log) ol.appendChild(el("li", null, line));
+    if (m.error) ol.appendChild(el("li", null, "error: " + m.error));
   });
 }
 
@@ -258,10 +531,11 @@ document.querySelectorAll(".tab").forEach((b) => b.onclick = () => {
 $("players").onchange = seatChoices;
 $("new-game").onsubmit = startGame;
 $("save").onclick = save;
+$("undo").onclick = undo;
 $("load").onchange = load;
 $("source").value = EXAMPLE;
 $("source").oninput = () => { clearTimeout(timer); timer = setTimeout(checkSource, 250); };
 $("editor-edition").onchange = checkSource;
 $("sandbox").onclick = runSandbox;
 seatChoices();
-connect();
+C.loadSprite("icons.svg").then(connect, connect);

@@ -1,0 +1,222 @@
+// InnoScript card renderer: cards drawn as cards, from card JSON, for the web table, the card editor and the docs.
+// A classic script with no dependencies; it defines window.InnoCards. Every text is set with textContent, never
+// parsed as HTML. Glyphs come from icons.svg (a sprite of <symbol id="inno-icon-NAME">), which must be in the page:
+// call InnoCards.loadSprite(url) once, or put the sprite's markup in the page yourself. See docs/card-renderer.md.
+"use strict";
+(function (root) {
+  const SVG = "http://www.w3.org/2000/svg";
+  const KNOWN = ["crown", "leaf", "lightbulb", "castle", "factory", "clock", "avatar", "hex"];
+  // The printed slots of the base editions; a manifest may name others (passed in opts.manifest).
+  const DEFAULT_MANIFEST = {
+    icon_positions: ["top_left", "bottom_left", "bottom_middle", "bottom_right"], hex: "hex",
+    splays: {left: ["bottom_right"], right: ["top_left", "bottom_left"], up: ["bottom_left", "bottom_middle", "bottom_right"],
+             aslant: ["top_left", "bottom_left", "bottom_middle", "bottom_right"]},
+  };
+  let manifest = DEFAULT_MANIFEST;
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = String(text);
+    return e;
+  }
+
+  function setManifest(m) { manifest = Object.assign({}, DEFAULT_MANIFEST, m || {}); }
+
+  function loadSprite(url) {
+    if (document.getElementById("inno-icons")) return Promise.resolve();
+    return fetch(url || "icons.svg").then((r) => r.text()).then((text) => {
+      if (document.getElementById("inno-icons")) return;
+      const doc = new DOMParser().parseFromString(text, "image/svg+xml");
+      const sprite = document.importNode(doc.documentElement, true);
+      sprite.setAttribute("class", "inno-sprite");
+      document.body.insertBefore(sprite, document.body.firstChild);
+    });
+  }
+
+  // One icon glyph; an icon the sprite does not know gets a neutral glyph and keeps its name as its label.
+  function icon(name, cls) {
+    const s = document.createElementNS(SVG, "svg");
+    const known = KNOWN.includes(name) || !!document.getElementById("inno-icon-" + name);
+    s.setAttribute("class", "inno-icon inno-icon-" + (known ? name : "unknown") + (cls ? " " + cls : ""));
+    s.setAttribute("viewBox", "0 0 32 32");
+    s.setAttribute("role", "img");
+    s.setAttribute("aria-label", name === manifest.hex ? "hex" : name);
+    const t = document.createElementNS(SVG, "title"); t.textContent = name; s.appendChild(t);
+    const u = document.createElementNS(SVG, "use");
+    u.setAttribute("href", "#inno-icon-" + (known ? name : "unknown"));
+    s.appendChild(u);
+    return s;
+  }
+
+  // English with "[castle]"-style icon mentions drawn as glyphs; other brackets (values: "[2]") stay text.
+  function richText(text, tag) {
+    const out = el(tag || "span", "inno-text");
+    const parts = String(text).split(/\[([a-z_]+)\]/);
+    parts.forEach((part, i) => {
+      if (i % 2 === 0) { if (part) out.appendChild(document.createTextNode(part)); }
+      else out.appendChild(icon(part, "inno-inline"));
+    });
+    return out;
+  }
+
+  function slotOf(position) { return "inno-slot-" + String(position).replace(/[^a-z_]/g, ""); }
+
+  function describe(face) {
+    if (!face) return "";
+    if (face.hidden) return `a hidden card of age ${face.age}`;
+    if (face.special) return `special achievement ${face.special}`;
+    return `${face.name}, age ${face.age}, ${face.color}`;
+  }
+
+  // A card face: colour frame, name, age, and the icons in their printed slots.
+  // opts.text: the card's effects ([{kind, text}] or [text]) drawn on the card; opts.focusable: a tab stop.
+  function card(face, opts) {
+    opts = opts || {};
+    if (face && face.hidden) return back(face.age, opts);
+    if (face && face.special) return special(face.special, opts);
+    const c = el("div", `inno-card inno-${face.color}` + (opts.text ? " inno-full" : "") + (opts.cls ? " " + opts.cls : ""));
+    c.dataset.card = face.name;
+    if (face.id !== undefined) c.dataset.cardId = face.id;
+    c.setAttribute("aria-label", describe(face));
+    if (opts.focusable !== false) c.tabIndex = 0;
+    const positions = manifest.icon_positions;
+    (face.icons || []).forEach((name, i) => {
+      const slot = el("span", "inno-slot " + slotOf(positions[i] || "extra"));
+      slot.appendChild(icon(name));
+      c.appendChild(slot);
+    });
+    c.appendChild(el("span", "inno-name", face.name));
+    c.appendChild(el("span", "inno-age", face.age));
+    if (opts.text) c.appendChild(effects(face, opts.text));
+    return c;
+  }
+
+  function effects(face, list) {
+    const box = el("div", "inno-effects");
+    if (face.dogma) {
+      const f = el("p", "inno-featured");
+      f.appendChild(document.createTextNode("Featured icon "));
+      f.appendChild(icon(face.dogma));
+      box.appendChild(f);
+    }
+    if (!list.length) box.appendChild(el("p", "inno-effect", "(no effects scripted yet)"));
+    for (const e of list) {
+      const kind = typeof e === "string" ? "" : e.kind;
+      const p = richText(typeof e === "string" ? e : e.text, "p");
+      p.className = "inno-effect" + (kind ? " inno-" + kind : "");
+      const mark = icon(face.dogma, "inno-effect-icon");
+      p.insertBefore(mark, p.firstChild);
+      box.appendChild(p);
+    }
+    if (face.echo) box.appendChild(richText(face.echo, "p")).classList.add("inno-echo");
+    return box;
+  }
+
+  // A hidden card: its back, with its age (and set when sets arrive).
+  function back(age, opts) {
+    opts = opts || {};
+    const c = el("div", "inno-card inno-back" + (opts.cls ? " " + opts.cls : ""));
+    c.setAttribute("aria-label", `a hidden card of age ${age}`);
+    if (opts.focusable) c.tabIndex = 0;
+    c.appendChild(el("span", "inno-back-age", age));
+    return c;
+  }
+
+  function special(name, opts) {
+    opts = opts || {};
+    const c = el("div", "inno-card inno-special" + (opts.cls ? " " + opts.cls : ""));
+    c.dataset.special = name;
+    c.setAttribute("aria-label", `special achievement ${name}`);
+    if (opts.focusable !== false) c.tabIndex = 0;
+    c.appendChild(el("span", "inno-name", name));
+    return c;
+  }
+
+  // The part of a covered card a splay reveals: its colour, and the icons in the revealed slots.
+  function strip(face, splay) {
+    const s = el("div", `inno-strip inno-${face.color}`);
+    s.dataset.card = face.name;
+    if (face.id !== undefined) s.dataset.cardId = face.id;
+    s.tabIndex = 0;
+    const shown = manifest.splays[splay] || [];
+    const positions = manifest.icon_positions;
+    const names = [];
+    shown.forEach((pos) => {
+      const name = (face.icons || [])[positions.indexOf(pos)];
+      if (name === undefined) return;
+      const slot = el("span", "inno-slot " + slotOf(pos));
+      slot.appendChild(icon(name));
+      s.appendChild(slot);
+      if (name !== manifest.hex) names.push(name);
+    });
+    s.setAttribute("aria-label", `${describe(face)}, under the top card, showing ${names.join(", ") || "no icons"}`);
+    return s;
+  }
+
+  // A colour pile as printed on the table: the top card whole, the cards under it fanned by the splay.
+  // pile: {splay, cards: [top ... bottom]} (a view's pile); opts.color names an empty pile.
+  function pile(p, opts) {
+    opts = opts || {};
+    const splay = p.splay || "none";
+    const box = el("div", `inno-pile inno-fan-${splay}` + (p.cards.length ? "" : " inno-empty"));
+    const color = p.cards.length ? p.cards[0].color : opts.color;
+    if (color) box.classList.add("inno-pile-" + color);
+    if (!p.cards.length) {
+      box.appendChild(el("span", "inno-empty-label", color || "empty"));
+      box.setAttribute("aria-label", `${color || ""} pile: empty`);
+      return box;
+    }
+    box.setAttribute("aria-label", `${color} pile: ${p.cards.length} card${p.cards.length === 1 ? "" : "s"}` +
+                     (splay === "none" ? "" : `, splayed ${splay}`));
+    const top = card(p.cards[0]);
+    const under = p.cards.slice(1);
+    if (splay === "none") {
+      box.appendChild(top);
+      if (under.length) box.appendChild(el("span", "inno-count", "+" + under.length));
+      return box;
+    }
+    const fan = el("div", "inno-fan");
+    const strips = under.map((f) => strip(f, splay));
+    if (splay === "right") strips.reverse().forEach((s) => fan.appendChild(s));   // the bottom card sticks out furthest
+    fan.appendChild(top);
+    if (splay !== "right") strips.forEach((s) => fan.appendChild(s));
+    box.appendChild(fan);
+    const label = el("span", "inno-splay", `splayed ${splay}, ${p.cards.length} cards`);
+    box.appendChild(label);
+    return box;
+  }
+
+  // A row of cards (a hand, a score pile, achievements): visible ones drawn, hidden ones as backs.
+  function row(cards, opts) {
+    opts = opts || {};
+    const r = el("div", "inno-row" + (opts.cls ? " " + opts.cls : ""));
+    if (!cards.length && opts.empty) r.appendChild(el("span", "inno-none", opts.empty));
+    for (const f of cards) r.appendChild(f.hidden ? back(f.age, {focusable: true}) : card(f));
+    return r;
+  }
+
+  // The full card with its text (hover, tap and focus panels; the gallery; the editor).
+  function detail(face, text) { return card(face, {text: text || face.effects || [], focusable: false, cls: "inno-detail"}); }
+
+  root.InnoCards = {icon, card, back, special, strip, pile, row, detail, richText, loadSprite, setManifest, describe,
+                    ICONS: KNOWN};
+})(typeof window !== "undefined" ? window : globalThis);
+
+// Static pages (the docs' gallery): draw every element carrying card JSON in a data attribute.
+//   <div data-inno-card='{"name": ..., "age": ..., "color": ..., "icons": [...], "dogma": ..., "effects": [...]}'
+//        data-inno-full></div>                       a card (with data-inno-full: with its text)
+//   <div data-inno-pile='{"splay": "right", "cards": [top, ..., bottom]}'></div>   a fanned pile
+(function (root) {
+  function mount(scope) {
+    const C = root.InnoCards;
+    (scope || document).querySelectorAll("[data-inno-card]").forEach((node) => {
+      const face = JSON.parse(node.getAttribute("data-inno-card"));
+      node.replaceChildren(node.hasAttribute("data-inno-full") ? C.detail(face) : C.card(face));
+    });
+    (scope || document).querySelectorAll("[data-inno-pile]").forEach((node) => {
+      node.replaceChildren(C.pile(JSON.parse(node.getAttribute("data-inno-pile"))));
+    });
+  }
+  root.InnoCards.mount = mount;
+})(typeof window !== "undefined" ? window : globalThis);

@@ -1,0 +1,94 @@
+"""The card renderer's data: every card of every edition with its face and its effects' English, served by the
+protocol's `cards` message; decisions carry their source effect and wording; dogma options a preview."""
+import json
+
+import jsonschema
+import pytest
+
+from innoscript.editions import schema
+from innoscript.runtime.bots import RandomBot, answer_for
+from innoscript.runtime.game import Game
+from innoscript.runtime.protocol import Hub
+from innoscript.runtime.store import Store
+from innoscript.runtime.views import card_catalog
+from innoscript.runtime.wording import word
+
+WEB = __import__("pathlib").Path(__file__).resolve().parent.parent / "innoscript" / "web"
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_catalog_has_every_card_with_english(edition):
+    cat = card_catalog(edition)
+    from innoscript.compiler.bundle import load_bundle
+    bundle = load_bundle(edition)
+    assert len(cat["cards"]) == len(bundle["cards"])
+    for face, card in zip(cat["cards"], bundle["cards"]):
+        assert face["name"] == card["name"] and face["icons"] == card["icons"]
+        assert len(face["effects"]) == len(card["effects"])
+        assert all(e["text"] and e["kind"] == c["kind"] for e, c in zip(face["effects"], card["effects"]))
+    # every icon a card shows has a glyph in the shipped sprite
+    sprite = (WEB / "icons.svg").read_text()
+    for icon in set(cat["manifest"]["icons"]) | {cat["manifest"]["hex"]}:
+        assert f'id="inno-icon-{icon}"' in sprite, icon
+
+
+def test_cards_message_matches_the_schema():
+    hub = Hub(Store(":memory:"))
+    [(_, reply)] = hub.handle("c", json.dumps({"type": "cards", "edition": "3e", "id": 7}))
+    assert reply["type"] == "cards" and reply["re"] == 7 and len(reply["cards"]) > 100
+    v = jsonschema.Draft202012Validator(schema("protocol.schema.json"))
+    assert not list(v.iter_errors({"server": reply}))
+    [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "nope"}))
+    assert err["code"] == "bad_edition"
+
+
+def test_decisions_are_worded_from_their_effect():
+    game = Game.new(players=2, seed=4)
+    bots = [RandomBot(1), RandomBot(2)]
+    kinds = {}
+    while not game.over and len(kinds) < 4 and game.state["decisions"] < 2000:
+        p = game.decision["player"]
+        d = game.view(p)["decision"]
+        w = d["wording"]
+        assert len(w["labels"]) == len(d["options"]) and w["title"]
+        if d.get("source") and d["kind"] != "action":
+            kinds.setdefault(d["kind"], (d, w))
+            assert w["title"].startswith(d["source"]) and w["effect"]
+        game.apply(answer_for(game, bots[p], p))
+    assert "select_cards" in kinds
+    d, w = kinds["select_cards"]
+    assert w["confirm"] == d["purpose"].capitalize() and w["title"].split(": ", 1)[1].split()[-2:] != ["choose", "cards"]
+    assert all(label.startswith(w["confirm"]) for label in w["labels"])
+
+
+def test_dogma_preview_names_sharers_and_the_demanded():
+    game = Game.new(players=2, seed=4)
+    bots = [RandomBot(1), RandomBot(2)]
+    while True:
+        p = game.decision["player"]
+        d = game.view(p)["decision"]
+        dogmas = [o for o in d["options"] if isinstance(o, dict) and o.get("type") == "dogma"]
+        if dogmas:
+            break
+        game.apply(answer_for(game, bots[p], p))
+    o = dogmas[0]
+    pv = o["preview"]
+    counts = [game.view(q)["players"][q]["icons"][pv["icon"]] for q in range(2)]
+    assert pv["counts"] == counts
+    other = 1 - p
+    assert (other in pv["shares"]) == (counts[other] >= counts[p] and
+                                        any(e["kind"] == "non_demand" for e in game.cards.cards[o["card"]["id"]]["effects"]))
+    from innoscript.runtime.views import resolve_answer
+    game.apply(resolve_answer(game.cards, game.state, game.decision, o), p)   # sent back as it came: legal
+
+
+def test_wording_of_a_splay_and_a_yes_no():
+    view = {"players": [{"name": "Ann", "board": {}}, {"name": "Bo", "board": {}}], "turn": {"actions_left": 1},
+            "supply": {}}
+    w = word({"kind": "splay_color", "player": 0, "options": ["red", "green"], "optional": True, "direction": "left",
+              "source": "Machinery"}, view, "Score ... You may splay your red cards left.")
+    assert w["title"] == "Machinery: you may splay one of your colours left"
+    assert w["labels"] == ["Splay red left", "Splay green left"] and w["decline"] == "Don't splay"
+    w = word({"kind": "yes_no", "player": 1, "options": [True, False], "purpose": "draw", "source": "Canning",
+              "demanded_by": None}, view)
+    assert w["title"] == "Canning: do you want to draw?" and w["labels"] == ["Draw", "Don't draw"]
