@@ -7,6 +7,7 @@ warm start-up does not rebuild them.
 from __future__ import annotations
 
 import functools
+import re
 from importlib import resources
 
 from lark import Lark, Tree, Token
@@ -70,16 +71,28 @@ def syntax_diagnostic(path: str, err: UnexpectedInput, text: str) -> Diagnostic:
         if tok.type == "$END":
             src = text.rstrip().splitlines() or [""]
             line, col = len(src), len(src[-1]) + 1
+            opener = _unclosed_opener(text)
+            if opener is not None:
+                ch, (oline, ocol) = opener
+                return Diagnostic("E102", f"this '{ch}' is never closed", path, Pos(oline, ocol, oline, ocol + 1),
+                                  f"add '{_CLOSER[ch]}' where its block ends; the file ends at line {line}")
             expected = _describe_expected(parser, err.expected)
             return Diagnostic("E102", "unexpected end of file; expected " + _join(expected), path,
                               Pos(line, col, line, col + 1))
         expected = _describe_expected(parser, err.expected)
         pos = Pos(tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
+        mistake = _author_mistake(path, text, tok)
+        if mistake is not None:
+            return mistake
         hint = None
         if tok.type == "NAME" or tok.value.isalpha():
             hint = did_you_mean(str(tok.value), _keywords_expected(parser, err.expected))
         if hint is None:
-            hint = _misspelt_previous_word(text, tok)
+            previous = _misspelt_previous_word(text, tok)
+            if previous is not None:
+                # The mistake is the word before: put the caret and the message there, not on the token after it.
+                word, hint, pos = previous
+                return Diagnostic("E100", f"'{word}' is not a keyword here", path, pos, hint)
         msg = f"unexpected {_show(tok)}; expected " + _join(expected)
         return Diagnostic("E100", msg, path, pos, hint)
     if isinstance(err, UnexpectedCharacters):
@@ -104,17 +117,107 @@ def all_keywords() -> frozenset[str]:
     return frozenset(words)
 
 
+def _words_before(text: str, offset: int) -> list:
+    return list(_WORD.finditer(_strip_comments(text[:offset])))
+
+
+_WORD = re.compile(r"[a-z][a-z_-]*")
+
+
+def _strip_comments(text: str) -> str:
+    # Same length, so offsets still match the source.
+    return re.sub(r"#[^\n]*", lambda m: " " * len(m.group(0)), text)
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
 def _misspelt_previous_word(text: str, tok: Token):
     """A misspelt keyword lexes as a name and the error shows up one token
-    later; look back at the word before the unexpected token."""
-    import re
+    later; look back at the word before the unexpected token.  Returns (word, hint, its position)."""
     offset = tok.start_pos if tok.start_pos is not None else 0
-    words = re.findall(r"[a-z][a-z-]*", text[:offset])
-    if not words or words[-1] in all_keywords():
+    words = _words_before(text, offset)
+    if not words or words[-1].group(0) in all_keywords():
         return None
-    hint = did_you_mean(words[-1], all_keywords())
-    if hint:
-        return f"'{words[-1]}' is not a keyword here; " + hint
+    word = words[-1].group(0)
+    hint = did_you_mean(word, all_keywords())
+    if not hint:
+        return None
+    line, col = _line_col(text, words[-1].start())
+    return word, hint, Pos(line, col, line, col + len(word))
+
+
+_CLOSER = {"{": "}", "(": ")", "[": "]"}
+_POSSESSIVE_WORDS = {"mine": "my", "yours": "your", "theirs": "their", "ours": "our"}
+
+
+def _unclosed_opener(text: str):
+    """The bracket a file forgot to close: the opener whose closer sits at another indentation
+    (the closer really belonged to an outer block), else the innermost one left open."""
+    body = _strip_comments(re.sub(r'"[^"\n]*"', lambda m: " " * len(m.group(0)), text))
+    stack, suspect = [], None
+    for i, ch in enumerate(body):
+        if ch in _CLOSER:
+            stack.append(i)
+        elif ch in ")]}" and stack:
+            start = stack.pop()
+            if body[start] == "{" and suspect is None and _indent(body, start) != _indent(body, i):
+                suspect = start
+    if not stack:
+        return None
+    at = suspect if suspect is not None else stack[-1]
+    return body[at], _line_col(text, at)
+
+
+def _indent(text: str, offset: int) -> int:
+    start = text.rfind("\n", 0, offset) + 1
+    line = text[start:text.find("\n", start) if "\n" in text[start:] else len(text)]
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _block_depth(text: str, offset: int) -> int:
+    body = _strip_comments(re.sub(r'"[^"\n]*"', lambda m: " " * len(m.group(0)), text[:offset]))
+    return body.count("{") - body.count("}")
+
+
+def _author_mistake(path: str, text: str, tok: Token):
+    """The mistakes new authors make most, each explained with the script form to write instead."""
+    offset = tok.start_pos if tok.start_pos is not None else 0
+    words = _words_before(text, offset)
+    prev = words[-1] if words else None
+
+    def at(m, end=None):
+        line, col = _line_col(text, m.start())
+        return Pos(line, col, line, col + len((end or m).group(0)) if end is None else end)
+
+    if prev is not None and prev.group(0) in ("demand", "compel"):
+        kind = prev.group(0)
+        if _block_depth(text, prev.start()) > 0:
+            return Diagnostic("E100", f"'{kind}' starts an effect of its own and cannot be used inside another effect",
+                              path, at(prev),
+                              f"close this effect with '}}' first, then write the {kind} as its own effect "
+                              f"where the card prints it: {kind} {{ draw [1] }}")
+        if tok.value == "you":
+            return Diagnostic("E100", f"'{kind} you' is written without 'you'", path,
+                              Pos(tok.line, tok.column, tok.line, tok.column + 3),
+                              f"\"I {kind.upper()} you draw a [1]\" is written {kind} {{ draw [1] }}")
+    if prev is not None and prev.group(0) in _POSSESSIVE_WORDS:
+        word, repl = prev.group(0), _POSSESSIVE_WORDS[prev.group(0)]
+        to = "to " if len(words) > 1 and words[-2].group(0) == "to" else ""
+        return Diagnostic("E100", f"'{word}' is not a word of InnoScript; name the owner and the zone", path,
+                          at(prev), f"write '{to}{repl} score pile' (or '{to}{repl} hand', '{to}{repl} board')")
+    line_start = text.rfind("\n", 0, offset) + 1
+    line_end = text.find("\n", offset)
+    line_text = text[line_start:line_end if line_end >= 0 else len(text)]
+    m = re.search(r"\bsplay\s+((?:your|my|their|[a-z_]+'s)\s+([a-z_]+)\s+cards?)\s+(left|right|up|aslant)\b",
+                  line_text)
+    if m and line_start + m.start(1) <= offset <= line_start + m.end(1):
+        line, col = _line_col(text, line_start + m.start(1))
+        return Diagnostic("E100", "'splay' takes a colour, not a pile of cards", path,
+                          Pos(line, col, line, col + len(m.group(1))),
+                          f"write 'splay {m.group(2)} {m.group(3)}'")
     return None
 
 

@@ -180,6 +180,11 @@ class Resolver:
         # A bare unknown name where a colour belongs is reported as a colour.
         if isinstance(e, A.Name) and self.lookup(e.name) is None and e.name not in self.all_bound \
                 and e.name not in self.v.icons:
+            in_scope = [n for s in self.scopes for n in s]
+            if e.name not in self.v.colors and not did_you_mean(e.name, self.v.colors) \
+                    and (did_you_mean(e.name, in_scope) or _close_binding(e.name, in_scope)):
+                self.name_type(e.name, e.pos)
+                return
             if self.color_name(e.name, e.pos):
                 self.types[id(e)] = "color"
             return
@@ -334,8 +339,12 @@ class Resolver:
             return "color"
         if name in self.v.icons:
             return "icon"
-        known = list(self.v.colors) + list(self.v.icons) + [n for s in self.scopes for n in s]
-        self.r.error("E204", f"unknown name '{name}'", pos, did_you_mean(name, known))
+        # A name bound in scope is what the author most likely meant, before any colour or icon.
+        in_scope = [n for s in self.scopes for n in s]
+        hint = did_you_mean(name, in_scope) or _close_binding(name, in_scope)
+        if hint is None:
+            hint = did_you_mean(name, list(self.v.colors) + list(self.v.icons))
+        self.r.error("E204", f"unknown name '{name}'", pos, hint)
         return None
 
     def expr(self, e) -> str:
@@ -493,6 +502,15 @@ class Resolver:
         return "cards"
 
 
+def _close_binding(name: str, bound: list[str]):
+    """A looser match among bound names only ('drawn' for 'drawn_card', 'c' for 'col')."""
+    import difflib
+    close = difflib.get_close_matches(name, bound, n=1, cutoff=0.4)
+    if not close:
+        close = [b for b in bound if b.startswith(name) or name.startswith(b)][:1]
+    return f"did you mean '{close[0]}' (bound earlier in this effect)?" if close else None
+
+
 def _article(t: str) -> str:
     names = {"int": "a number", "bool": "a condition", "cards": "cards", "color": "a colour",
              "colors": "colours", "player": "a player", "players": "players", "icon": "an icon",
@@ -518,6 +536,18 @@ def _bindings_in(stmts) -> set[str]:
                 for o in s.options:
                     walk(o)
     walk(stmts)
+    return out
+
+
+def warnings(card: A.Card, path: str) -> list:
+    """What compiles but is probably a mistake (reported by 'check'; errors under 'check --strict')."""
+    r = Reporter(path)
+    out = []
+    dogma, icons = card.get("dogma"), card.get("icons") or []
+    if dogma and icons and dogma not in icons:
+        out.append(r.warning("W200", f"the dogma icon '{dogma}' is not among this card's icons "
+                                     f"({' '.join(icons)})", card.meta_pos("dogma"),
+                             "the featured icon is printed on the card: check 'icons' and 'dogma'"))
     return out
 
 

@@ -32,7 +32,9 @@ def _errors_out(err, fmt: str = "text") -> int:
 
 
 def cmd_check(args) -> int:
+    import dataclasses
     from innoscript.compiler.bundle import compile_card, vocabulary
+    from innoscript.compiler.resolver import warnings as card_warnings
     from innoscript.diagnostics import CompileError, Diagnostic, Pos
     from innoscript.editions import cards_root, edition_for_path, load_edition, load_manifest
 
@@ -47,6 +49,8 @@ def cmd_check(args) -> int:
         else:
             diagnostics.append(Diagnostic("E103", "no such file or folder", str(p), Pos(0, 0)))
     vocabs: dict[Path, object] = {}
+    edition_warnings: dict[str, list] = {}     # file -> warnings of its edition about it
+    warns = []
     checked = 0
     for f in files:
         folder = edition_for_path(f.resolve().parent)
@@ -66,6 +70,8 @@ def cmd_check(args) -> int:
                     try:
                         edition = load_edition(folder.name, folder.parent)
                         vocabs[key] = vocabulary(edition.manifest, edition.card_names)
+                        for w in edition.warnings:
+                            edition_warnings.setdefault(str(Path(w.path).resolve()), []).append(w)
                     except CompileError:
                         vocabs[key] = vocabulary(load_manifest(folder))
             try:
@@ -74,18 +80,27 @@ def cmd_check(args) -> int:
                 diagnostics.append(Diagnostic("E103", f"not UTF-8 text (byte {err.start})", str(f), Pos(1, 1)))
                 continue
             sources[str(f)] = text
-            compile_card(text, str(f), vocabs[key])
+            compiled = compile_card(text, str(f), vocabs[key])
+            warns += card_warnings(compiled.ast, str(f))
+            warns += [dataclasses.replace(w, path=str(f)) for w in edition_warnings.get(str(f.resolve()), [])]
             checked += 1
         except CompileError as err:
             diagnostics.extend(err.diagnostics)
             sources.update(err.sources)
+    if args.strict:
+        diagnostics += [dataclasses.replace(w, severity="error") for w in warns]
+        warns = []
     if args.format == "json":
         print(json.dumps({"ok": not diagnostics, "files": len(files), "diagnostics":
-                          [d.to_json() for d in sorted(diagnostics, key=lambda d: d.sort_key())]}, indent=2))
+                          [d.to_json() for d in sorted(diagnostics + warns, key=lambda d: d.sort_key())]}, indent=2))
         return 1 if diagnostics else 0
+    if warns:
+        print(CompileError(warns, sources).render(), file=sys.stderr)
     if diagnostics:
         return _errors_out(CompileError(diagnostics, sources))
-    print(f"{checked} card file{'s' if checked != 1 else ''} checked, no errors")
+    n = len(warns)
+    print(f"{checked} card file{'s' if checked != 1 else ''} checked, no errors"
+          + (f", {n} warning{'s' if n != 1 else ''} (check --strict fails on them)" if n else ""))
     return 0
 
 
@@ -563,11 +578,12 @@ def build_parser() -> argparse.ArgumentParser:
     c = _sub(sub, "check", "check card files for errors (exit 0 clean, 1 errors)", [
         ("innoscript check", "every shipped card"),
         ("innoscript check cards/3e/age1/metalworking.inno", "one file (its edition is the enclosing folder)"),
-        ("innoscript check mycards/", "a folder of your own set"),
+        ("innoscript check --strict mycards/", "a folder of your own set; warnings fail too"),
         ("innoscript check --format json x.inno", "diagnostics as JSON, for editors and CI")])
     c.add_argument("paths", nargs="*", metavar="PATH", help="card files or folders (default: every shipped card)")
     c.add_argument("--edition", help="check against this edition's vocabulary "
                                      "(default: the edition of the enclosing folder)")
+    c.add_argument("--strict", action="store_true", help="treat warnings (W-codes) as errors: exit 1 on any")
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_check)
 

@@ -3,7 +3,8 @@ shows the source line with a caret, and carries a stable code.
 
 Codes are grouped by stage (see docs/errors.md, generated from ``CODES``):
 E1xx syntax, E2xx names and metadata, E3xx types and structure,
-E4xx bytecode verification, E5xx bundles and editions.
+E4xx bytecode verification, E5xx bundles and editions.  W-codes are
+warnings: reported by ``check``, errors only under ``check --strict``.
 """
 from __future__ import annotations
 
@@ -42,6 +43,9 @@ CODES: dict[str, str] = {
     "E501": "invalid bundle",
     "E502": "bundle version mismatch",
     "E503": "bundle source hash mismatch",
+    # Warnings: the file compiles, but probably not as meant ('check --strict' fails on them).
+    "W200": "the dogma icon is not among the card's icons",
+    "W500": "a card file replaces a card its edition inherits",
 }
 
 
@@ -89,7 +93,9 @@ class Diagnostic:
         return out
 
     def render(self, source: str | None = None) -> str:
-        head = f"{self.path}:{self.pos.line}:{self.pos.column}: {self.severity}[{self.code}]: {self.message}"
+        # Not about a place in a file (a missing file, an unknown edition): no ':0:0'.
+        where = self.path if self.pos.line <= 0 else f"{self.path}:{self.pos.line}:{self.pos.column}"
+        head = (f"{where}: " if where else "") + f"{self.severity}[{self.code}]: {self.message}"
         lines = [head]
         if source is not None and self.pos.line > 0:
             src_lines = source.splitlines()
@@ -141,6 +147,10 @@ class Reporter:
     def error(self, code: str, message: str, pos: Pos, hint: str | None = None) -> None:
         assert code in CODES, code
         self.diagnostics.append(Diagnostic(code, message, self.path, pos, hint))
+
+    def warning(self, code: str, message: str, pos: Pos, hint: str | None = None) -> Diagnostic:
+        assert code in CODES and code.startswith("W"), code
+        return Diagnostic(code, message, self.path, pos, hint, severity="warning")
 
     @property
     def failed(self) -> bool:

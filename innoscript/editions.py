@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -77,6 +77,7 @@ class Edition:
     folder: Path
     manifest: dict
     sources: list[CardSource]
+    warnings: list[Diagnostic] = field(default_factory=list)   # see load_edition
 
     @property
     def card_names(self) -> set[str]:
@@ -122,7 +123,7 @@ def load_edition(name: str, root: Path | None = None) -> Edition:
     if folder is None or not (folder / "edition.json").exists():
         known = ", ".join(available_editions(root)) or "none"
         raise CompileError([Diagnostic("E500", f"unknown edition '{name}' (known: {known})",
-                                       str(folder or name), Pos(0, 0))])
+                                       str(folder) if folder else "", Pos(0, 0))])
     root = folder.parent
     try:
         raw = json.loads((folder / "edition.json").read_text(encoding="utf-8"))
@@ -134,18 +135,24 @@ def load_edition(name: str, root: Path | None = None) -> Edition:
     manifest = load_manifest(folder, parent.manifest if parent else None)
     own = _read_sources(folder, root)
     sources = list(own)
+    warnings: list[Diagnostic] = []
     if parent is not None:
         by_name = {s.name: s for s in parent.sources}
         mine = {s.name for s in own}
         reuse = manifest.get("reuse", [])
         if reuse == "all":        # an expansion: every card of the parent, plus its own
             reuse = [n for n in by_name if n not in mine]
+            warnings = [Diagnostic("W500", f"this file replaces the card '{s.name}' that {name} inherits from "
+                                           f"{parent.name}", str(s.path), Pos(1, 1), "if that is meant, list the "
+                                           "other cards in 'reuse' instead of \"all\"; else rename the card",
+                                   severity="warning")
+                        for s in own if s.name in by_name]
         problems = [f"'{n}' is not a card of {parent.name}" for n in reuse if n not in by_name]
         problems += [f"'{n}' is both reused and given its own file" for n in reuse if n in mine]
         if problems:
             raise CompileError([Diagnostic("E500", p, str(folder / "edition.json"), Pos(0, 0)) for p in problems])
         sources += [by_name[n] for n in reuse]
-    return Edition(name, folder, manifest, sources)
+    return Edition(name, folder, manifest, sources, warnings)
 
 
 def edition_for_path(path: Path, root: Path | None = None) -> Path | None:
