@@ -18,7 +18,9 @@ import jsonschema
 import yaml
 
 from innoscript.compiler.bundle import load_bundle
+from innoscript.diagnostics import CompileError
 from innoscript.editions import schema
+from . import scenario_check
 from .engine import Engine, IllegalAnswer
 from .state import Cards, GameOver, new_state, place, remove_from_anywhere
 from .vm import RuntimeFault
@@ -49,13 +51,40 @@ def read(path: str | Path) -> dict:
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(f"{path}: cannot read: {err}") from None
     try:
-        data = yaml.safe_load(text) if path.suffix in (".yaml", ".yml") else json.loads(text)
-    except (yaml.YAMLError, json.JSONDecodeError) as err:
-        raise ScenarioError(f"{path}: not valid {'YAML' if path.suffix != '.json' else 'JSON'}: {err}") from None
+        data, marks = scenario_check.load(text, path.suffix not in (".yaml", ".yml"))
+    except ValueError as err:
+        raise ScenarioError(f"{path}:{err}" if str(err)[:1].isdigit() else f"{path}: {err}") from None
     err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("scenario.schema.json")).iter_errors(data))
     if err is not None:
-        raise ScenarioError(f"{path}: {'/'.join(map(str, err.absolute_path)) or '(top)'}: {err.message}")
+        raise ScenarioError(f"{_at(path, marks, err.absolute_path)}{'/'.join(map(str, err.absolute_path)) or '(top)'}: "
+                            f"{_short(err.message)}")
     return data
+
+
+def _at(path, marks, where) -> str:
+    """'file:line:column: ' of a place in a scenario file (as near as the file lets us)."""
+    pos = marks.at(tuple(where)) if marks else None
+    return f"{path}:{pos[0]}:{pos[1]}: " if pos else f"{path}: "
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def check(path, data: dict, bundle: dict) -> None:
+    """What the schema cannot say (runtime/scenario_check.py), at its place in the file."""
+    try:
+        scenario_check.check(data, Cards(bundle))
+    except scenario_check.Problem as err:
+        raise _problem(path, err.where, err.message) from None
+
+
+def _problem(path, where: tuple, message: str) -> ScenarioError:
+    try:
+        _, marks = scenario_check.load(Path(path).read_text(encoding="utf-8"), Path(path).suffix not in (".yaml", ".yml"))
+    except (OSError, ValueError):
+        marks = None
+    return ScenarioError(f"{_at(path, marks, where)}{'/'.join(map(str, where))}: {message}")
 
 
 class _Builder:
@@ -175,7 +204,20 @@ def action(engine: Engine, raw: dict, path: str) -> dict:
 def run(path: str | Path, bundle: dict | None = None, trace: set | None = None) -> Outcome:
     path = str(path)
     data = read(path)
-    bundle = bundle or load_bundle(data["edition"])
+    if bundle is None:
+        try:
+            bundle = load_bundle(data["edition"])
+        except CompileError as err:
+            raise _problem(path, ("edition",), err.diagnostics[0].message) from None
+    check(path, data, bundle)
+    try:
+        return _run(path, data, bundle, trace)
+    except (KeyError, IndexError, ValueError, TypeError, AttributeError, RecursionError) as err:
+        # a safety net: whatever the checks above missed is still the file's fault, not a crash
+        raise ScenarioError(f"{path}: the scenario cannot be run: {type(err).__name__}: {_short(str(err))}") from None
+
+
+def _run(path: str, data: dict, bundle: dict, trace: set | None) -> Outcome:
     engine = build_state(data, bundle, path)
     engine.trace = trace
     out = Outcome(path, data.get("name", Path(path).stem), True)
