@@ -531,11 +531,7 @@ def cmd_serve(args) -> int:
 
 def cmd_play(args) -> int:
     from innoscript.runtime.terminal import play
-    seats = [s.strip() for s in args.bots.split(",")] if args.bots else []
-    bad = [s for s in seats if s not in ("human", "random")]
-    if bad:
-        print(f"error: unknown seat kind {bad[0]!r}: use human or random", file=sys.stderr)
-        return 2
+    seats = [s.strip() for s in args.bots.split(",")] if args.bots else []   # checked by play: human or a bot
     return play(args.edition, args.players, seats, args.seed, args.load)
 
 
@@ -648,7 +644,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript play --load saved.json", "resume a saved game")])
     c.add_argument("--edition", default="3e", help="edition name")
     c.add_argument("--players", type=int, default=2, help="number of players")
-    c.add_argument("--bots", help="per seat, comma-separated: human or random (default: everyone human)")
+    c.add_argument("--bots", help="per seat, comma-separated: human or a bot (random, greedy; default: everyone human)")
     c.add_argument("--seed", type=int, default=0, help="random seed: the same seed deals the same game")
     c.add_argument("--load", metavar="FILE", help="resume a game saved with the 'save FILE' command (default: a new game)")
     c.set_defaults(func=cmd_play)

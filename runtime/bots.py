@@ -125,6 +125,11 @@ class GreedyBot(RandomBot):
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
 
 
+def make_bot(kind: str, seed: int = 0) -> Bot:
+    """A bot by name (one of BOTS), seeded."""
+    return BOTS[kind](seed)
+
+
 def answer_for(game, bot: Bot, player: int):
     """Ask a bot, showing it only its player's view; return the answer in the engine's terms."""
     engine = game.engine

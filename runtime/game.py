@@ -103,13 +103,18 @@ class Game:
     @property
     def can_undo(self) -> bool:
         """The last action can be taken back: it is over and showed nobody a hidden card."""
+        return self.undoable()
+
+    def undoable(self, people=None) -> bool:
+        """The last action is over and showed none of `people` (default: every player) a card they could not
+        see before; bots keep no memory, so a frontend passes the seats that people play."""
         from .views import reveals_hidden
         pending = self._engine.pending
         return (self._undo is not None and pending is not None and pending["kind"] == "action"
-                and not reveals_hidden(self._since))
+                and not reveals_hidden(self._since, people=people))
 
-    def undo(self) -> None:
-        if not self.can_undo:
+    def undo(self, people=None) -> None:
+        if not self.undoable(people):
             raise IllegalAnswer("the last action cannot be undone (it is not finished, or it showed a hidden card)")
         self._engine.restore(json.loads(self._undo))
         self._undo, self._since = None, []

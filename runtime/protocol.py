@@ -262,7 +262,7 @@ class Hub:
         last = game._undo and json.loads(game._undo)["turn"]["active"]
         if last != seat:
             raise ProtocolError("wrong_player", "only the player who took the last action may undo it")
-        game.undo()
+        game.undo(people=[p for p, bot in enumerate(entry["bots"]) if not bot])   # bots keep no memory
         entry["game"] = game
         self._persist(gid, entry)
         return [(conn, self._reply(msg, type="update", game=gid, player=seat, events=[], view=game.view(seat)))] + \

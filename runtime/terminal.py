@@ -1,57 +1,89 @@
-"""Terminal play: ``innoscript play``, hot-seat or against bots.
+"""Terminal play: ``innoscript play``, hot-seat or against any of the project's bots.
 
-Each decision shows the deciding player's view (boards with colours, splays
-and icon counts, their hand and score pile, the others' counts), the recent
-events, and the options numbered.  Commands at the prompt: a number (or
-several, separated by spaces, for a choice of cards), ``save FILE``,
-``undo``, ``log``, ``help``, ``quit``.
+Each decision shows the deciding player's view: every board (colour piles
+with their top card's icons and, when splayed, the icons the splay reveals),
+points, achievements, hands (your own cards coloured with their icons, the
+others' as ages), the supply; then the log with a separator per turn and the
+whole of the last turn; then the decision, worded like the web table's
+(runtime/wording.py) with the running effect's English and numbered options.
+Commands at the prompt: a number (several, separated by spaces, for a choice
+of cards; 0 or an empty line declines when that is allowed), ``card NAME``,
+``save FILE``, ``undo``, ``log``, ``help``, ``quit``.
+
+Seats are ``human`` or a bot name (runtime/bots.py); saved games record them
+with the same words in both frontends (``you`` is read as ``human``).
 """
 from __future__ import annotations
 
 import json
-import random
+import sys
 
 from rich.console import Console
 from rich.text import Text
 
-from .bots import RandomBot
-from .game import BadSave, Game
+from .bots import BOTS, answer_for, make_bot
 from .engine import IllegalAnswer
+from .game import BadSave, Game
+from .views import card_catalog
+from .wording import card_name, word
 
-COLORS = {"blue": "blue", "red": "red", "green": "green", "yellow": "yellow", "purple": "magenta"}
-HELP = ("Answer with the number of an option (several numbers separated by spaces when choosing cards; "
-        "an empty line chooses none when that is allowed). Commands: save FILE, undo, log, help, quit.")
+COLORS = {"blue": "bright_blue", "red": "red", "green": "green", "yellow": "yellow", "purple": "magenta"}
+GLYPHS = {"crown": ("♛", "yellow"), "leaf": ("❦", "green"), "lightbulb": ("✹", "magenta"), "castle": ("♜", "white"),
+          "factory": ("⚙", "red"), "clock": ("◷", "bright_blue"), "avatar": ("☻", "dark_orange"), "hex": ("⬡", "grey50")}
+HELP = ("Answer with the number of an option (several numbers separated by spaces when choosing cards; 0 or an "
+        "empty line declines when that is allowed). Commands: card NAME (read a card), save FILE, undo, log, help, quit.")
+SEAT_WORDS = {"you": "human", "human": "human"}
 
 
 def card_text(c: dict) -> str:
-    if c.get("hidden"):
-        return f"a hidden [{c['age']}]"
-    if "special" in c:
-        return c["special"]
-    return f"{c['name']} [{c['age']}]"
+    return card_name(c)
 
 
-def describe_option(decision: dict, o) -> str:
-    kind = decision["kind"]
-    if kind == "action":
-        t = o["type"]
-        if t == "draw":
-            return "draw"
-        if t == "achieve":
-            return f"achieve {o['age']}"
-        return f"{t} {card_text(o['card'])}"
-    if isinstance(o, dict):
-        return card_text(o)
-    if kind == "choose_option":
-        return f"option {o + 1}"
-    return str(o)
+def seat_kinds(seats: list[str], players: int) -> list[str]:
+    """Seats in the one vocabulary (human or a bot name); raise ValueError for an unknown kind or extra seats."""
+    out = [SEAT_WORDS.get(s, s) for s in seats]
+    bad = [s for s in out if s != "human" and s not in BOTS]
+    if bad:
+        raise ValueError(f"unknown seat kind {bad[0]!r}: use human or a bot ({', '.join(BOTS)})")
+    if len(out) > players:
+        raise ValueError(f"{len(out)} seats given for {players} players")
+    return out + ["human"] * (players - len(out))
+
+
+def glyphs(icons: list[str], hex_name: str = "hex") -> Text:
+    t = Text()
+    for i in icons:
+        g, style = GLYPHS.get(i, (i[:1].upper(), "bold"))
+        t.append(g, style=style)
+    return t
+
+
+def card_line(c: dict) -> Text:
+    if c.get("hidden") or "special" in c:
+        return Text(card_name(c), style="dim")
+    t = Text(f"{c['name']} [{c['age']}] ", style=COLORS.get(c.get("color"), ""))
+    t.append_text(glyphs(c.get("icons", [])))
+    return t
 
 
 class Terminal:
     def __init__(self, game: Game, seats: list[str], console: Console, seed: int = 0, input_fn=input):
         self.game, self.seats, self.con, self.input = game, seats, console, input_fn
-        self.bots = {p: RandomBot(seed * 31 + p) for p, kind in enumerate(seats) if kind != "human"}
-        self.log: list[str] = []
+        self.bots = {p: make_bot(kind, seed * 31 + p) for p, kind in enumerate(seats) if kind != "human"}
+        self.log: list[tuple[int, str]] = []      # (turn, line)
+        self.catalog = None
+
+    @property
+    def people(self) -> list[int]:
+        return [p for p, k in enumerate(self.seats) if k == "human"]
+
+    def texts(self) -> dict:
+        if self.catalog is None:
+            try:
+                self.catalog = {c["name"].lower(): c for c in card_catalog(self.game.state["edition"])["cards"]}
+            except Exception:   # cards from other sources: no English at hand
+                self.catalog = {}
+        return self.catalog
 
     # ------------------------------------------------------------ drawing
     def show(self, seat: int) -> None:
@@ -60,48 +92,120 @@ class Terminal:
         t = v["turn"]
         con.rule(f"Turn {t['number']}: {v['players'][t['active']]['name']} to play, "
                  f"{t['actions_left']} action(s) left; you are {v['players'][seat]['name']}")
+        splays = self.game.cards.splay_positions
         for p, pl in enumerate(v["players"]):
-            head = Text(f"{pl['name']}{' (you)' if p == seat else ''}: {pl['points']} points, "
-                        f"{pl['achievements']['count']} achievements", style="bold")
+            kind = "you" if p == seat else ("bot: " + self.seats[p] if self.seats[p] != "human" else "human")
+            ach = pl["achievements"]
+            head = Text(f"{pl['name']} ({kind}): {pl['points']} points, {ach['count']} achievements", style="bold")
+            if ach["count"]:
+                head.append(f" {' '.join(map(str, ach['ages']))}{' ' if ach['special'] else ''}{', '.join(ach['special'])}",
+                            style="")
             con.print(head)
-            icons = "  ".join(f"{k} {n}" for k, n in pl["icons"].items() if n)
-            con.print(f"   icons: {icons or '-'}")
+            counts = Text("   icons ")
+            for k, n in pl["icons"].items():
+                counts.append_text(glyphs([k]))
+                counts.append(f"{n} ")
+            con.print(counts)
             for color, pile in pl["board"].items():
                 if not pile["cards"]:
                     continue
                 top = pile["cards"][0]
-                splay = f" splayed {pile['splay']}" if pile["splay"] != "none" else ""
-                line = Text(f"   {color:7s}", style=COLORS.get(color, ""))
-                line.append(f"{top['name']} [{top['age']}] ({' '.join(top['icons'])})"
-                            f"{' +' + str(len(pile['cards']) - 1) if len(pile['cards']) > 1 else ''}{splay}")
+                line = Text(f"   {color:7s} ", style=COLORS.get(color, ""))
+                line.append_text(card_line(top))
+                if len(pile["cards"]) > 1:
+                    line.append(f"  +{len(pile['cards']) - 1}", style="dim")
+                if pile["splay"] != "none":
+                    shown = [c["icons"][k] for c in pile["cards"][1:] for k in splays.get(pile["splay"], [])]
+                    line.append(f"  splayed {pile['splay']}: ", style="dim")
+                    line.append_text(glyphs([i for i in shown if i != self.game.cards.hex]))
                 con.print(line)
             hand = pl["hand"]
             if isinstance(hand, list):
-                con.print(f"   hand: {', '.join(card_text(c) for c in hand) or '-'}")
+                line = Text("   hand: ")
+                for i, c in enumerate(hand):
+                    line.append_text(card_line(c))
+                    if i < len(hand) - 1:
+                        line.append(" · ")
+                con.print(line if hand else "   hand: -")
                 con.print(f"   score pile: {', '.join(card_text(c) for c in pl['score']) or '-'}")
             else:
-                con.print(f"   hand: {hand['count']} card(s) {hand['ages']}; score pile: {pl['score']['count']} card(s)")
-        con.print(f"achievements available: {v['available']['standard']} and {', '.join(v['available']['special'])}")
-        for line in self.log[-8:]:
-            con.print(f"  · {line}", style="dim")
+                con.print(f"   hand: {hand['count']} card(s), ages {hand['ages']}; "
+                          f"score pile: {pl['score']['count']} card(s)")
+        supply = "  ".join(f"{a}:{n}" for a, n in v["supply"].items())
+        con.print(f"supply {supply}   achievements available: {' '.join(map(str, v['available']['standard']))}"
+                  f"{'; ' + ', '.join(v['available']['special']) if v['available']['special'] else ''}"
+                  f"{'   junk: ' + str(v['junk']['count']) if v['junk']['count'] else ''}")
+        self.show_log(t["number"])
+
+    def show_log(self, turn: int, everything: bool = False) -> None:
+        """The log with a separator per turn: the whole of the previous turn and of this one."""
+        last = None
+        for n, line in self.log:
+            if not everything and n < turn - 1:
+                continue
+            if n != last:
+                self.con.rule(f"turn {n}" if n else "set-up", style="dim", align="left")
+                last = n
+            self.con.print(f"  · {line}", style="dim" if n < turn else "")
 
     VERBS = {"draw": "draws", "meld": "melds", "tuck": "tucks", "score": "scores", "return": "returns",
              "transfer": "transfers", "reveal": "reveals", "keep": "keeps", "junk": "junks", "remove": "removes",
              "achieve": "achieves", "take": "takes", "dogma": "uses the dogma of", "execute": "executes"}
+    ZONES = {"hand": "hand", "score": "score pile", "board": "board", "supply": "supply", "revealed": "revealed cards",
+             "achievements": "achievements", "junk": "junk"}
 
     def note(self, events: list[dict], seat: int | None) -> None:
+        names = [pl["name"] for pl in self.game.state["players"]]
         for e in self.game.events_for(events, seat):
             t = e["type"]
-            who = self.game.state["players"][e["player"]]["name"] if isinstance(e.get("player"), int) else ""
-            if "card" in e and isinstance(e["card"], dict) and t in self.VERBS:
-                self.log.append(f"{who} {self.VERBS[t]} {card_text(e['card'])}")
+            turn = self.game.state["turn"]["number"]
+            who = names[e["player"]] if isinstance(e.get("player"), int) else ""
+            if t == "turn":
+                continue
+            if t == "dogma" and isinstance(e.get("card"), dict):
+                line = f"{who} uses the dogma of {card_text(e['card'])}"
+                sharers = [names[q] for q, n in enumerate(e.get("counts", [])) if q != e["player"]
+                           and n >= e["counts"][e["player"]]]
+                if sharers:
+                    line += f" (shared by {', '.join(sharers)})"
+            elif "card" in e and isinstance(e["card"], dict) and t in self.VERBS:
+                line = f"{who} {self.VERBS[t]} {card_text(e['card'])}"
+                if e.get("from"):
+                    src = e["from"]
+                    owner = e.get("from_player")
+                    line += f" from {'their' if owner == e.get('player') or owner is None else names[owner] + chr(39) + 's'}" \
+                            f" {self.ZONES.get(src, src)}" if src not in ("supply",) else " from the supply"
+                if isinstance(e.get("to"), int) and e["to"] != e.get("player"):
+                    line += f" to {names[e['to']]}'s {self.ZONES.get(e.get('zone'), e.get('zone') or '')}"
+            elif t == "achieve":
+                line = f"{who} achieves age {e.get('age')}"
             elif t == "splay":
-                self.log.append(f"{who} splays {e['color']} {e['direction']}")
+                line = f"{who} splays {e['color']} {e['direction']}"
             elif t == "special_achievement":
-                self.log.append(f"{who} claims {e['name']}")
+                line = f"{who} claims {e['name']}"
+            elif t == "sharing_bonus":
+                line = f"★ {who} gets the sharing bonus (a free draw)"
             elif t == "game_over":
-                names = [self.game.state["players"][w]["name"] for w in e["winners"]]
-                self.log.append(f"game over: {', '.join(names)} win(s) by {e['reason']}")
+                line = f"game over: {', '.join(names[w] for w in e['winners'])} won by {e['reason'].replace('_', ' ')}"
+            else:
+                continue
+            self.log.append((turn, line))
+
+    def read_card(self, name: str) -> None:
+        entry = self.texts().get(name.strip().lower())
+        if entry is None:
+            from innoscript.diagnostics import suggest
+            hint = suggest(name, [c["name"] for c in self.texts().values()])
+            self.con.print(f"[red]no card named {name!r}{'; did you mean ' + repr(hint) + '?' if hint else ''}[/red]")
+            return
+        head = card_line(entry)
+        head.append(f"   {entry['color']}, featured icon ")
+        head.append_text(glyphs([entry["dogma"]]))
+        self.con.print(head)
+        for i, e in enumerate(entry["effects"], 1):
+            self.con.print(f"  {i}. {e['text']}")
+        if not entry["effects"]:
+            self.con.print("  (no effects scripted yet)")
 
     # ------------------------------------------------------------ the loop
     def run(self) -> int:
@@ -110,28 +214,48 @@ class Terminal:
             d = game.decision
             seat = d["player"]
             if seat in self.bots:
-                self.note(game.apply(self.bots[seat].answer(d, game.cards)), None)
+                self.note(game.apply(answer_for(game, self.bots[seat], seat)), self.people[0] if self.people else None)
                 continue
             self.show(seat)
-            view_d = game.view(seat)["decision"]
-            self.con.print(Text(f"{game.state['players'][seat]['name']}: {view_d.get('prompt', d['kind'])}"
-                                f"{' (from ' + d['source'] + ')' if d.get('source') else ''}", style="bold cyan"))
-            options = view_d["options"]
-            for i, o in enumerate(options, 1):
-                self.con.print(f"  {i}. {describe_option(d, o)}")
-            if d["kind"] in ("select_cards", "choose") and d["max"] != 1 or d["kind"] == "order":
-                self.con.print(f"  (choose {d['min']} to {d['max']}: numbers separated by spaces)")
+            view = game.view(seat)
+            view_d = view["decision"]
+            w = view_d["wording"]
+            self.con.print(Text(f"{view['players'][seat]['name']}: {w['title']}", style="bold cyan"))
+            if w.get("effect"):
+                self.con.print(Text(f"  “{w['effect']}”", style="italic"))
+            if w.get("warning"):
+                self.con.print(Text(f"  ! {w['warning']}", style="yellow"))
+            for i, label in enumerate(w["labels"], 1):
+                self.con.print(f"  {i}. {label}")
+            if w.get("decline"):
+                self.con.print(f"  0. {w['decline']}")
+            if w.get("confirm"):
+                self.con.print(f"  ({w['confirm']}: numbers separated by spaces, {d['min']} to {d['max']})")
             try:
                 line = self.input("> ").strip()
             except EOFError:
                 return 0
-            if not self.command(line, seat, d, options):
+            if not self.command(line, seat, d, view_d["options"], w):
                 return 0
-        self.con.print(self.log[-1] if self.log else "game over")
+        self.summary()
         return 0
 
-    def command(self, line: str, seat: int, d: dict, options: list) -> bool:
+    def summary(self) -> None:
+        v = self.game.view(None)
+        res = v["result"] or {}
+        self.con.rule("Game over")
+        self.show_log(v["turn"]["number"])
+        winners = [v["players"][w]["name"] for w in res.get("winners", [])]
+        self.con.print(Text(f"{' and '.join(winners)} won by {str(res.get('reason', '')).replace('_', ' ')}",
+                            style="bold green"))
+        for p, pl in enumerate(v["players"]):
+            a = pl["achievements"]
+            self.con.print(f"  {pl['name']}: {a['count']} achievements"
+                           f"{' (' + ', '.join(a['special']) + ')' if a['special'] else ''}, {pl['points']} points")
+
+    def command(self, line: str, seat: int, d: dict, options: list, w: dict | None = None) -> bool:
         game = self.game
+        w = w or {}
         words = line.split()
         if words[:1] == ["quit"]:
             return False
@@ -139,8 +263,10 @@ class Terminal:
             self.con.print(HELP)
             return True
         if words[:1] == ["log"]:
-            for l in self.log:
-                self.con.print(f"  · {l}")
+            self.show_log(0, everything=True)
+            return True
+        if words[:1] == ["card"]:
+            self.read_card(line.split(None, 1)[1] if len(words) > 1 else "")
             return True
         if words[:1] == ["save"] and len(words) == 2:
             with open(words[1], "w", encoding="utf-8") as f:
@@ -149,23 +275,28 @@ class Terminal:
             return True
         if words[:1] == ["undo"]:
             try:
-                game.undo()
+                game.undo(people=self.people)
+                self.log.append((game.state["turn"]["number"], "(the last action was taken back)"))
                 self.con.print("the last action was taken back")
             except IllegalAnswer as err:
                 self.con.print(f"[red]{err}[/red]")
             return True
         try:
-            picks = [int(w) - 1 for w in words]
-            if any(not 0 <= i < len(options) for i in picks):
+            picks = [int(w_) - 1 for w_ in words]
+            if any(not -1 <= i < len(options) for i in picks) or (-1 in picks and not w.get("decline")):
                 raise ValueError
         except ValueError:
             self.con.print(f"[red]answer with option numbers from 1 to {len(options)}, or 'help'[/red]")
             return True
         raw = d["options"]
-        if d["kind"] in ("select_cards", "order") or (d["kind"] == "choose" and d["max"] != 1):
+        declined = picks == [-1] or (not picks and w.get("decline"))
+        if declined:
+            answer = None if d["kind"] == "splay_color" else []
+        elif -1 in picks:
+            self.con.print("[red]0 declines on its own[/red]")
+            return True
+        elif d["kind"] in ("select_cards", "order") or (d["kind"] == "choose" and d["max"] != 1):
             answer = [raw[i] for i in picks]
-        elif d["kind"] == "splay_color" and not picks and d.get("optional"):
-            answer = None
         elif len(picks) != 1:
             self.con.print("[red]choose exactly one option[/red]")
             return True
@@ -186,11 +317,15 @@ def play(edition: str, players: int, seats: list[str], seed: int, load: str | No
             with open(load, encoding="utf-8") as f:
                 data = json.load(f)
             game = Game.load(data["game"] if "game" in data else data)
-            seats = data.get("seats", seats)
-        except (OSError, json.JSONDecodeError, BadSave, KeyError) as err:
+            seats = data.get("seats") or seats
+        except (OSError, json.JSONDecodeError, BadSave, KeyError, TypeError) as err:
             con.print(f"[red]cannot resume {load}: {err}[/red]")
             return 1
     else:
         game = Game.new(edition=edition, players=players, seed=seed)
-    seats = (seats + ["human"] * players)[:len(game.state["players"])]
+    try:
+        seats = seat_kinds(list(seats), len(game.state["players"]))
+    except ValueError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
     return Terminal(game, seats, con, seed, input_fn).run()

@@ -212,17 +212,39 @@ def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> di
     return out
 
 
-def reveals_hidden(events: list[dict], state_before: dict | None = None) -> bool:
-    """Whether these events showed anyone a card they could not see before (no undo past them)."""
+def reveals_hidden(events: list[dict], state_before: dict | None = None, people=None) -> bool:
+    """Whether these events showed one of `people` (default: anyone) a card they could not see before (no
+    undo past them). A card that leaves your own hand or score pile was never hidden from you."""
     hidden_zones = {"hand", "score", "supply", "achievements", "available"}
+    everyone = object()
+
+    def shown(to) -> bool:
+        if to is everyone:
+            return True
+        return any(p is not None and (people is None or p in people) for p in to)
     for ev in events:
         t = ev["type"]
-        if t in ("draw", "reveal", "exchange"):
-            return True
-        if t in ("meld", "tuck", "transfer", "take", "keep", "score", "return") and ev.get("from") in hidden_zones:
+        owner = ev.get("from_player")
+        if t == "draw":
+            seen = [ev.get("player")]
+        elif t in ("reveal", "exchange"):
+            seen = everyone
+        elif t in ("meld", "tuck", "transfer", "take", "keep", "score", "return") and ev.get("from") in hidden_zones:
             to_player = ev.get("to", ev.get("player"))
-            if t in ("meld", "tuck") or ev.get("zone") == "board" or to_player != ev.get("from_player"):
-                return True
+            if t in ("meld", "tuck") or ev.get("zone") == "board":
+                seen = everyone if owner is None or people is None else [p for p in people if p != owner]
+            elif to_player != owner:
+                seen = [to_player]
+            else:
+                continue
+        else:
+            continue
+        if people is None and seen is not everyone and seen:
+            return True
+        if seen is everyone and (people is None or people):
+            return True
+        if seen is not everyone and shown(seen):
+            return True
     return False
 
 

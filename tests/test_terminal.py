@@ -1,4 +1,5 @@
 """Terminal play driven as a person would: a pseudo-terminal, keystrokes, save, resume."""
+import json
 import os
 import pty
 import re
@@ -51,13 +52,13 @@ def test_play_several_turns_save_and_resume(tmp_path):
     save = tmp_path / "game.json"
     t = Pty("--players", "2", "--bots", "human,random", "--seed", "3")
     screen = prompt(t)
-    assert "choose a card to meld first" in screen
+    assert "Choose a card to meld first" in screen
     t.type("1")                                  # initial meld
     turns = set()
     for _ in range(6):                           # several actions: always the first option (draw)
         screen = prompt(t)
         turns.update(re.findall(r"Turn (\d+)", screen))
-        assert "Player 1 (you)" in screen and "1. draw" in screen
+        assert "Player 1 (you)" in screen and "1. Draw a [" in screen
         t.type("1")
     screen = prompt(t)
     t.type("9999")                               # a wrong answer is refused, nothing breaks
@@ -76,3 +77,52 @@ def test_play_several_turns_save_and_resume(tmp_path):
     prompt(r)
     r.type("quit")
     r.close()
+
+
+def test_card_prompts_and_undo_after_a_meld():
+    t = Pty("--players", "2", "--bots", "human,greedy", "--seed", "3")
+    screen = prompt(t)
+    assert "1. Meld " in screen                     # options name their verb
+    t.type("card Oars")                             # any card's text, from its script
+    screen = prompt(t)
+    assert "Oars [1]" in screen and "I DEMAND you transfer" in screen and "featured icon" in screen
+    t.type("card Oarz")
+    assert "did you mean 'Oars'?" in prompt(t)
+    t.type("1")
+    screen = prompt(t)
+    while "2. Meld" not in screen:                  # until there is a card in hand to meld
+        t.type("1")
+        screen = prompt(t)
+    meld = re.search(r"2\. Meld ([^\n]+)", screen).group(1).strip()
+    t.type("2")
+    screen = prompt(t)
+    assert f"melds {meld}" in screen
+    t.type("undo")                                  # a meld from your own hand showed the bot nothing it keeps
+    screen = prompt(t)
+    assert "the last action was taken back" in screen and f"2. Meld {meld}" in screen
+    t.type("quit")
+    t.close()
+
+
+def test_a_web_save_resumes_with_its_seats(tmp_path):
+    from innoscript.runtime.game import Game
+    game = Game.new(players=2, seed=5)
+    save = tmp_path / "web.json"
+    save.write_text(json.dumps({"game": game.to_json(), "seats": ["you", "greedy"]}))   # as the web saved it
+    t = Pty("--load", str(save))
+    screen = prompt(t)
+    assert "Player 1 (you)" in screen and "Player 2 (bot: greedy)" in screen
+    t.type("1")
+    screen = prompt(t)
+    assert "Player 1 (you)" in screen and "you are Player 1" in screen    # the bot answered its own decision
+    t.type("quit")
+    t.close()
+
+
+def test_seats_are_checked():
+    r = subprocess.run([sys.executable, "-m", "innoscript.cli", "play", "--bots", "human,greedy,random"],
+                       capture_output=True, text=True, input="quit\n")
+    assert r.returncode == 2 and "3 seats given for 2 players" in r.stderr
+    r = subprocess.run([sys.executable, "-m", "innoscript.cli", "play", "--bots", "human,clever"],
+                       capture_output=True, text=True, input="quit\n")
+    assert r.returncode == 2 and "unknown seat kind 'clever'" in r.stderr and "greedy" in r.stderr
