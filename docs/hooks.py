@@ -99,38 +99,69 @@ def soak_table() -> str:
     return "\n".join(rows)
 
 
+def _syntax_html(alt: str, rules: dict[str, str]) -> str:
+    """One alternative as the grammar writes it, names of other constructs linked to their entries."""
+    import html
+    from innoscript.compiler.reference import anchor
+    out = []
+    for tok in re.findall(r'"[^"]*"|/[^/]+/|[A-Za-z_][A-Za-z0-9_]*|\S', alt):
+        if tok in rules:
+            out.append(f'<a href="#{anchor(rules[tok])}">{tok}</a>')
+        else:
+            out.append(html.escape(tok).replace("|", "&#124;"))
+    return "<code>" + " ".join(out).replace("( ", "(").replace(" )", ")") .replace(" ?", "?").replace(" *", "*") \
+        .replace(" +", "+") + "</code>"
+
+
+def _cards_html(cards: list[str]) -> str:
+    if not cards:
+        return "-"
+    if len(cards) <= 6:
+        return ", ".join(cards)
+    return f"<details><summary>{len(cards)} cards</summary>{', '.join(cards)}</details>"
+
+
 def grammar_reference() -> str:
-    """Every construct of the grammar: its syntax (from the grammar itself), meaning and an example."""
-    from pathlib import Path
-    from innoscript.compiler.parser import lark_parser
-    notes = json.loads(Path(__file__).parent.joinpath("data", "constructs.json").read_text())
-    parser = lark_parser()
-    by_name: dict[str, list[str]] = {}
-    for rule in parser.rules:
-        name = str(rule.alias or rule.origin.name)
-        if name.startswith("_"):
+    """The constructs grouped by what an author wants to do: syntax from the grammar, meaning, a real card's line."""
+    import html
+    from innoscript.compiler.reference import anchor, entries, groups
+    rules = {}
+    for e in entries().values():
+        rules.setdefault(e.rule, e.name)
+        rules.setdefault(e.name, e.name)
+    out = []
+    for title, intro, es in groups():
+        out += [f"## {title}", "", intro, ""]
+        if not es:
+            out += ["*(none yet)*", ""]
             continue
-        parts = []
-        for sym in rule.expansion:
-            if sym.is_term:
-                try:
-                    pat = parser.get_terminal(sym.name).pattern
-                    parts.append(f'"{pat.value}"' if pat.type == "str" else sym.name)
-                except KeyError:
-                    parts.append(sym.name)
+        out += ["| construct | syntax (from the grammar) | meaning | example | used by |", "|---|---|---|---|---|"]
+        for e in es:
+            syntax = "<br>".join(_syntax_html(a, rules) for a in e.syntax)
+            if e.real and e.real[1]:
+                example = f"<code>{html.escape(e.real[1]).replace('|', '&#124;')}</code><br>({html.escape(e.real[0])})"
             else:
-                parts.append(sym.name.lstrip("_"))
-        by_name.setdefault(name, []).append(" ".join(parts) or "(empty)")
-    rows = ["| construct | syntax (from the grammar) | meaning | example |", "|---|---|---|---|"]
-    for name in sorted(by_name):
-        meaning, example = notes[name][0], notes[name][1]
-        syntax = "<br>".join(_md_escape(f"`{alt}`") for alt in sorted(set(by_name[name]))[:4])
-        rows.append(f"| `{name}` | {syntax} | {_md_escape(meaning)} | `{_md_escape(example)}` |")
+                example = f"<code>{html.escape(e.example).replace('|', '&#124;')}</code>"
+            out.append(f'| <a id="{anchor(e.name)}"></a>`{e.name}` | {syntax} | {_md_escape(e.meaning)} | '
+                       f"{example} | {_cards_html(e.cards)} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def crib_table() -> str:
+    """Printed phrasings and the InnoScript that says the same (docs/data/crib.json; every script is compiled by the tests)."""
+    import html
+    from innoscript.compiler.reference import crib
+    rows = ["| printed | InnoScript | note |", "|---|---|---|"]
+    for c in crib():
+        script = html.escape(c["script"]).replace("|", "&#124;").replace("\n", "<br>")
+        rows.append(f"| {_md_escape(c['printed'])} | <code>{script}</code> | {_md_escape(c['note'])} |")
     return "\n".join(rows)
 
 
 _MARKERS = {
     "grammar_reference": grammar_reference,
+    "crib_table": crib_table,
     "soak_table": soak_table,
     "opcode_table": opcode_table,
     "error_codes": error_codes,
