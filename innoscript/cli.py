@@ -525,7 +525,7 @@ def cmd_serve(args) -> int:
     if args.stdio:
         serve_stdio(args.db)
     else:
-        serve_websocket(args.host, args.port, args.db, web=args.web)
+        serve_websocket(args.host, args.port, args.db, web=args.web, allow_origins=args.allow_origin)
     return 0
 
 
@@ -656,7 +656,11 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--stdio", action="store_true", help="one JSON message per line on standard input/output")
     c.add_argument("--web", action="store_true", help="also serve the web playground at http://HOST:PORT/")
     c.add_argument("--port", type=int, default=8765, help="WebSocket port")
-    c.add_argument("--host", default="127.0.0.1", help="WebSocket address (default: 127.0.0.1, this machine only)")
+    c.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: 127.0.0.1, this machine only; any other prints a warning)")
+    c.add_argument("--allow-origin", action="append", metavar="ORIGIN",
+                   help="a web page origin (e.g. https://example.org) that may open the WebSocket, besides the "
+                        "web app's own; repeatable")
     c.add_argument("--db", metavar="FILE", help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite)")
     c.set_defaults(func=cmd_serve)
 

@@ -3,31 +3,66 @@
 A ``Hub`` holds the games (backed by a ``Store``) and turns each incoming
 message into replies and pushes; the transports (runtime/server.py) only move
 text.  Every message, in and out, is described by
-innoscript/schemas/protocol.schema.json.  A bad message gets an ``error``
+innoscript/schemas/protocol.schema.json.
+
+Input is checked before any work is done, cheapest first: the message's size,
+then (while parsing) the size of every integer, then depth, list lengths and
+number types of the parsed value, then the type's schema with strict types
+(``true`` and ``1.0`` are not integers).  A bad message gets an ``error``
 reply naming what is wrong and changes nothing; other games are unaffected.
+
+Creating or loading a game hands out one secret token per seat and an owner
+token (docs/protocol.md has the threat model).  Only digests of the tokens are
+kept, in the store beside the game, and they are compared in constant time.
+A seat's token is needed to see that seat's hidden cards and to answer or undo
+for it, the owner's token to save; without one a connection is a spectator.
+
+The Hub may be called from several threads (the WebSocket server runs each
+message off its event loop): each game has its own lock, the card sandbox runs
+in a child process (runtime/sandbox.py) and takes no lock, and the games kept
+in memory are the most recently used ones, the others reloaded from the store
+on demand.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
-import random
 import re
 import secrets
 import sqlite3
+import threading
+import time
 import uuid
+from collections import OrderedDict
 
 import jsonschema
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.diagnostics import CompileError
-from innoscript.editions import schema
+from innoscript.editions import available_editions, schema
+from . import sandbox
 from .bots import BOTS, answer_for
 from .engine import IllegalAnswer
 from .game import BadSave, Game
 from .store import Conflict, Store
-from .views import editor_face, resolve_answer
+from .views import resolve_answer, token as card_handle
 from .vm import RuntimeFault
 
 PROTOCOL_VERSION = 1
+
+# Limits checked before any work; the hello reply tells clients.
+LIMITS = {
+    "message_bytes": 1 << 20,
+    "depth": 32,           # nesting of arrays and objects
+    "items": 1000,         # entries of any array or object
+    "integer": 2 ** 53,    # |n| for any integer (what JavaScript numbers hold exactly)
+    "integer_digits": 16,
+    "answer_items": 256,   # cards or options named by one answer
+}
+BOT_ANSWERS = 5000         # bot answers after one message, before giving up
+BOT_SECONDS = 3.0
+MAX_GAMES_IN_MEMORY = 256
 
 
 class ProtocolError(Exception):
@@ -36,52 +71,130 @@ class ProtocolError(Exception):
         super().__init__(message)
 
 
-_VALIDATOR = None
+def _strict_integer(_checker, instance) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-def validator() -> jsonschema.Draft202012Validator:
-    global _VALIDATOR
-    if _VALIDATOR is None:
-        _VALIDATOR = jsonschema.Draft202012Validator(schema("protocol.schema.json"))
-    return _VALIDATOR
-
+StrictValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _strict_integer))
 
 CLIENT_TYPES = ("hello", "create", "load", "join", "view", "answer", "undo", "save", "list", "check", "sandbox", "cards")
+_VALIDATORS: dict[str, jsonschema.protocols.Validator] = {}
+
+
+def validator_for(t: str):
+    if t not in _VALIDATORS:
+        defs = schema("protocol.schema.json")["$defs"]
+        _VALIDATORS[t] = StrictValidator({"$ref": f"#/$defs/{t}", "$defs": defs})
+    return _VALIDATORS[t]
+
+
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > LIMITS["integer_digits"]:
+        raise ProtocolError("bad_message", f"an integer of more than {LIMITS['integer_digits']} digits")
+    return int(text)
+
+
+def _parse_constant(text: str):
+    raise ProtocolError("bad_message", f"{text} is not a JSON number")
+
+
+def _parse_float(text: str):
+    raise ProtocolError("bad_message", "numbers in messages are integers (no fractions or exponents)")
+
+
+def parse(text) -> dict:
+    """One message's text to a checked object, or ProtocolError; nothing is done yet."""
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > LIMITS["message_bytes"]:
+            raise ProtocolError("bad_message", f"a message may hold at most {LIMITS['message_bytes']} bytes")
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError("bad_json", "a message is UTF-8 text") from None
+    if len(text) > LIMITS["message_bytes"] or len(text.encode("utf-8", "surrogatepass")) > LIMITS["message_bytes"]:
+        raise ProtocolError("bad_message", f"a message may hold at most {LIMITS['message_bytes']} bytes")
+    try:
+        msg = json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
+    except json.JSONDecodeError as err:
+        raise ProtocolError("bad_json", f"not valid JSON: {err.msg} at column {err.colno}") from None
+    except RecursionError:
+        raise ProtocolError("bad_message", f"nested deeper than {LIMITS['depth']} levels") from None
+    _check_shape(msg)
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
+    return msg
+
+
+def _check_shape(value) -> None:
+    """Depth, entries and integer sizes of a parsed value, without recursion."""
+    stack = [(value, 1)]
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, (dict, list)):
+            if depth > LIMITS["depth"]:
+                raise ProtocolError("bad_message", f"nested deeper than {LIMITS['depth']} levels")
+            if len(v) > LIMITS["items"]:
+                raise ProtocolError("bad_message", f"an array or object of more than {LIMITS['items']} entries")
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+        elif isinstance(v, int) and not isinstance(v, bool) and abs(v) > LIMITS["integer"]:
+            raise ProtocolError("bad_message", f"an integer beyond ±{LIMITS['integer']}")
 
 
 def check_client(msg) -> None:
     if not isinstance(msg, dict):
         raise ProtocolError("bad_message", "a message is a JSON object with a 'type'")
     t = msg.get("type")
-    if t not in CLIENT_TYPES:
-        raise ProtocolError("unknown_type", f"unknown message type {t!r} (known: {', '.join(CLIENT_TYPES)})")
-    # validate against that type's own schema, for a precise message
-    sub = {"$ref": f"#/$defs/{t}", "$defs": validator().schema["$defs"]}
-    err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(sub).iter_errors(msg))
+    if not isinstance(t, str) or t not in CLIENT_TYPES:
+        shown = repr(t)[:40] if isinstance(t, str) else type(t).__name__
+        raise ProtocolError("unknown_type", f"unknown message type {shown} (known: {', '.join(CLIENT_TYPES)})")
+    err = jsonschema.exceptions.best_match(validator_for(t).iter_errors(msg))
     if err is not None:
         path = "/".join(map(str, err.absolute_path)) or "(message)"
-        raise ProtocolError("bad_message", f"{t}: {path}: {err.message}")
+        text = err.message if len(err.message) <= 160 else f"fails the schema's '{err.validator}' rule"
+        if "token" in err.absolute_path:
+            text = "a token is the 32 hexadecimal digits given when the game was created"   # never echoed
+        raise ProtocolError("bad_message", f"{t}: {path}: {text}")
+
+
+def digest(tok: str) -> str:
+    return hashlib.sha256(tok.encode()).hexdigest()
+
+
+def new_tokens(players: int) -> tuple[dict, dict]:
+    """(the tokens to hand out, their digests to store)."""
+    given = {"owner": secrets.token_hex(16), "seats": [secrets.token_hex(16) for _ in range(players)]}
+    kept = {"owner": digest(given["owner"]), "seats": [digest(t) for t in given["seats"]]}
+    return given, kept
+
+
+def _matches(given, kept) -> bool:
+    return isinstance(given, str) and isinstance(kept, str) and hmac.compare_digest(digest(given), kept)
 
 
 class Hub:
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, max_games: int = MAX_GAMES_IN_MEMORY, sandbox_limits: dict | None = None):
         self.store = store
-        self.games: dict[str, dict] = {}         # game id -> {"game", "bots", "version"}
+        self.max_games = max_games
+        self.games: OrderedDict[str, dict] = OrderedDict()   # game id -> entry, least recently used first
         self.seats: dict[object, dict] = {}      # connection -> {game id: seat or None}
         self.bundles: dict[str, dict] = {}
+        self.lock = threading.RLock()            # guards the dicts above, held only briefly
+        self.bundle_lock = threading.Lock()
+        self.sandbox_limits = dict(sandbox.LIMITS, **(sandbox_limits or {}))
+        self.trials = threading.BoundedSemaphore(self.sandbox_limits["concurrent"])
+        self.loaded = 0                          # games read back from the store (tests watch eviction)
 
     # ------------------------------------------------------------ entry point
-    def handle(self, conn, text: str) -> list[tuple[object, dict]]:
+    def handle(self, conn, text) -> list[tuple[object, dict]]:
         """Replies and pushes for one incoming message: a list of (connection, message)."""
-        request = None
+        request = gid = None
         try:
-            try:
-                msg = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise ProtocolError("bad_json", f"not valid JSON: {err.msg} at column {err.colno}") from None
-            if isinstance(msg, dict):
-                request = msg.get("id")
+            msg = parse(text)
+            request = msg.get("id") if isinstance(msg.get("id"), (str, int)) else None
             check_client(msg)
+            gid = msg.get("game")
             return getattr(self, "do_" + msg["type"])(conn, msg)
         except ProtocolError as err:
             return [(conn, self._error(err.code, str(err), request))]
@@ -90,23 +203,25 @@ class Hub:
         except BadSave as err:
             return [(conn, self._error("bad_save", str(err), request))]
         except Conflict:
-            self.games.clear()   # the cache may be ahead of the database: reload from it
-            return [(conn, self._error("conflict", "another server changed this game first; ask again", request))]
+            self._evict(gid)   # the cache may be behind the database: reload from it
+            return [(conn, self._error("conflict", "another server changed this game first, or it is over; "
+                                                   "ask again", request))]
         except RuntimeFault as err:
-            self.games.clear()
+            self._evict(gid)
             return [(conn, self._error("runtime_fault", str(err), request))]
         except sqlite3.Error as err:
-            self.games.clear()
+            self._evict(gid)
             return [(conn, self._error("storage", f"the game database failed: {err}; nothing was changed", request))]
-        except Exception as err:   # a bug must not take the server down: report it, reload games from the store
+        except Exception as err:   # a bug must not take the server down: report it, reload the game from the store
             import traceback
             traceback.print_exc()
-            self.games.clear()
+            self._evict(gid)
             return [(conn, self._error("internal", f"internal error ({type(err).__name__}); the game was reloaded "
                                                    "from the database", request))]
 
     def disconnect(self, conn) -> None:
-        self.seats.pop(conn, None)
+        with self.lock:
+            self.seats.pop(conn, None)
 
     @staticmethod
     def _error(code: str, message: str, request=None) -> dict:
@@ -122,133 +237,234 @@ class Hub:
         return body
 
     # ------------------------------------------------------------ games
+    def edition(self, name: str) -> str:
+        """A known edition's name; never a path."""
+        if name not in available_editions():
+            raise ProtocolError("bad_edition", f"no edition {name[:40]!r} (known: {', '.join(available_editions())})")
+        return name
+
     def bundle(self, edition: str) -> dict:
-        if edition not in self.bundles:
-            try:
-                self.bundles[edition] = load_bundle(edition)
-            except CompileError as err:
-                raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
-        return self.bundles[edition]
+        edition = self.edition(edition)
+        with self.bundle_lock:
+            if edition not in self.bundles:
+                try:
+                    self.bundles[edition] = load_bundle(edition)
+                except CompileError as err:
+                    raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
+            return self.bundles[edition]
+
+    def _evict(self, gid) -> None:
+        if isinstance(gid, str):
+            with self.lock:
+                self.games.pop(gid, None)
 
     def get(self, gid: str) -> dict:
-        entry = self.games.get(gid)
         version = self.store.version(gid)
         if version is None:
             raise ProtocolError("no_game", f"no game {gid!r}")
-        if entry is None or entry["version"] != version:   # another server may have moved it on
-            row = self.store.load(gid)
+        with self.lock:
+            entry = self.games.get(gid)
+            if entry is not None and entry["version"] == version:
+                self.games.move_to_end(gid)
+                return entry
+        row = self.store.load(gid)   # not cached, or another server moved it on
+        try:
             game = Game.load(row["state"], bundle=self.bundle(row["edition"]))
-            game._undo, game._since = row["undo"], row["since"]
-            entry = {"game": game, "bots": row["bots"], "version": row["version"]}
+        except BadSave as err:
+            raise BadSave(f"the stored game cannot be loaded: {err}") from None
+        game._undo, game._since = row["undo"], row["since"]
+        entry = {"game": game, "bots": row["bots"], "version": row["version"], "tokens": row["tokens"],
+                 "lock": threading.RLock(), "handles": None}
+        with self.lock:
+            self.loaded += 1
             self.games[gid] = entry
+            self.games.move_to_end(gid)
+            while len(self.games) > self.max_games:
+                self.games.popitem(last=False)
         return entry
 
     def _play_bots(self, entry) -> list[dict]:
         game, bots = entry["game"], entry["bots"]
         events: list[dict] = []
-        n = 0
+        n, start = 0, time.monotonic()
         while not game.over and bots[game.decision["player"]]:
             p = game.decision["player"]
             bot = BOTS[bots[p]](game.state["decisions"] * 7919 + game.state["seed"])
             events += game.apply(answer_for(game, bot, p))   # a bot sees only its own player's view
             n += 1
-            if n > 100_000:
-                raise ProtocolError("bot_loop", "the bots did not reach a human decision")
+            if n > BOT_ANSWERS or time.monotonic() - start > BOT_SECONDS:
+                raise ProtocolError("bot_loop", "the bots did not reach a person's decision; nothing was changed")
         return events
 
     def _persist(self, gid: str, entry) -> None:
         game = entry["game"]
-        self.store.update(gid, entry["version"], game.state, game._undo, game._since)
-        entry["version"] = game.state["decisions"]
+        entry["version"] = self.store.update(gid, entry["version"], game.state, game._undo, game._since)
 
     def _pushes(self, gid: str, entry, events: list[dict], skip=None) -> list[tuple[object, dict]]:
         game = entry["game"]
-        out = []
-        for conn, seats in self.seats.items():
-            if gid in seats and conn is not skip:
-                seat = seats[gid]
-                out.append((conn, {"type": "update", "game": gid, "player": seat,
-                                   "events": game.events_for(events, seat), "view": game.view(seat)}))
-        return out
-
-    # ------------------------------------------------------------ messages
-    def do_hello(self, conn, msg):
-        return [(conn, self._reply(msg, type="hello", protocol=PROTOCOL_VERSION, server="innoscript"))]
-
-    def do_create(self, conn, msg):
-        bundle = self.bundle(msg.get("edition", "3e"))
-        players = msg.get("players", 2)
-        bots = msg.get("bots") or [None] * players
-        if len(bots) != players:
-            raise ProtocolError("bad_message", f"bots: give one entry per player ({players})")
-        try:
-            game = Game.new(players=players, seed=msg.get("seed", 0), names=msg.get("names"), bundle=bundle,
-                            secret=secrets.token_hex(16))
-        except ValueError as err:
-            raise ProtocolError("bad_message", str(err)) from None
-        gid = uuid.uuid4().hex[:12]
-        self.store.create(gid, bundle["edition"], game.state, bots)
-        entry = {"game": game, "bots": bots, "version": game.state["decisions"]}
-        self.games[gid] = entry
-        self._play_bots(entry)
-        self._persist(gid, entry)
-        return [(conn, self._reply(msg, type="created", game=gid, players=players, edition=bundle["edition"]))]
-
-    def do_load(self, conn, msg):
-        data = msg["data"]
-        edition = data.get("edition") if isinstance(data, dict) else None
-        if not isinstance(edition, str):
-            raise BadSave("saved game: no edition")
-        game = Game.load(data, bundle=self.bundle(edition))
-        bots = msg.get("bots") or [None] * len(game.state["players"])
-        gid = uuid.uuid4().hex[:12]
-        self.store.create(gid, edition, game.state, bots)
-        entry = {"game": game, "bots": bots, "version": game.state["decisions"]}
-        self.games[gid] = entry
-        self._play_bots(entry)
-        self._persist(gid, entry)
-        return [(conn, self._reply(msg, type="created", game=gid, players=len(game.state["players"]), edition=edition))]
+        with self.lock:
+            watchers = [(conn, seats[gid]) for conn, seats in self.seats.items() if gid in seats and conn is not skip]
+        return [(conn, {"type": "update", "game": gid, "player": seat, "version": entry["version"],
+                        "events": game.events_for(events, seat), "view": game.view(seat)})
+                for conn, seat in watchers]
 
     def _seat(self, entry, player):
         if player is not None and not 0 <= player < len(entry["game"].state["players"]):
             raise ProtocolError("bad_player", f"no player {player} in this game")
         return player
 
+    def _viewer(self, entry, msg):
+        """The seat whose view a view/join gets: the asked seat with its token, else a spectator."""
+        seat = self._seat(entry, msg.get("player"))
+        if seat is None:
+            return None
+        if "token" not in msg:
+            return None
+        if not _matches(msg["token"], entry["tokens"].get("seats", [None] * (seat + 1))[seat]):
+            raise ProtocolError("forbidden", f"that is not player {seat}'s token")
+        return seat
+
+    def _require_seat(self, entry, msg) -> int:
+        seat = self._seat(entry, msg["player"])
+        seats = entry["tokens"].get("seats", [])
+        if seat >= len(seats) or not _matches(msg.get("token"), seats[seat]):
+            raise ProtocolError("forbidden", f"answering or undoing for player {seat} needs that seat's token")
+        return seat
+
+    def _new_game(self, conn, msg, game: Game, edition: str, bots: list):
+        """Play the bots' first decisions, store the game, and hand out its tokens."""
+        players = len(game.state["players"])
+        entry = {"game": game, "bots": bots, "version": 0, "tokens": None, "lock": threading.RLock(), "handles": None}
+        try:
+            for p in [None] + list(range(players)):
+                game.view(p)
+            self._play_bots(entry)
+        except (ProtocolError, RuntimeFault):
+            raise
+        except Exception as err:   # a state the engine cannot play: refused, nothing stored
+            if msg["type"] == "load":
+                raise BadSave(f"the saved game cannot be played on: {type(err).__name__}") from None
+            raise
+        given, kept = new_tokens(players)
+        gid = uuid.uuid4().hex[:12]
+        entry["tokens"] = kept
+        entry["version"] = self.store.create(gid, edition, game.state, bots, kept, game._undo, game._since)
+        with self.lock:
+            self.games[gid] = entry
+            while len(self.games) > self.max_games:
+                self.games.popitem(last=False)
+        return [(conn, self._reply(msg, type="created", game=gid, players=players, edition=edition,
+                                   seats=given["seats"], owner=given["owner"]))]
+
+    # ------------------------------------------------------------ messages
+    def do_hello(self, conn, msg):
+        return [(conn, self._reply(msg, type="hello", protocol=PROTOCOL_VERSION, server="innoscript",
+                                   limits=dict(LIMITS)))]
+
+    def do_create(self, conn, msg):
+        edition = self.edition(msg.get("edition", "3e"))
+        bundle = self.bundle(edition)
+        players = msg.get("players", 2)
+        bots = msg.get("bots") or [None] * players
+        if len(bots) != players:
+            raise ProtocolError("bad_message", f"bots: give one entry per player ({players})")
+        names = msg.get("names")
+        if names is not None and len(names) != players:
+            raise ProtocolError("bad_message", f"names: give one name per player ({players}), not {len(names)}")
+        try:
+            game = Game.new(players=players, seed=msg.get("seed", 0), names=names, bundle=bundle,
+                            secret=secrets.token_hex(16))
+        except ValueError as err:
+            raise ProtocolError("bad_message", str(err)) from None
+        return self._new_game(conn, msg, game, bundle["edition"], bots)
+
+    def do_load(self, conn, msg):
+        data = msg["data"]
+        edition = data.get("edition")
+        if not isinstance(edition, str):
+            raise BadSave("saved game: no edition")
+        try:
+            bundle = self.bundle(edition)
+        except ProtocolError as err:
+            raise BadSave(f"saved game: {err}") from None
+        try:
+            game = Game.load(data, bundle=bundle)
+        except BadSave:
+            raise
+        except Exception as err:   # whatever the loader missed is still the file's fault, not a bug to report
+            raise BadSave(f"saved game: cannot be loaded ({type(err).__name__})") from None
+        players = len(game.state["players"])
+        bots = msg.get("bots") or [None] * players
+        if len(bots) != players:
+            raise ProtocolError("bad_message", f"bots: give one entry per player ({players})")
+        return self._new_game(conn, msg, game, edition, bots)
+
     def do_join(self, conn, msg):
         entry = self.get(msg["game"])
-        seat = self._seat(entry, msg.get("player"))
-        self.seats.setdefault(conn, {})[msg["game"]] = seat
-        return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat,
-                                   view=entry["game"].view(seat)))]
+        with entry["lock"]:
+            seat = self._viewer(entry, msg)
+            view = entry["game"].view(seat)
+        with self.lock:
+            self.seats.setdefault(conn, {})[msg["game"]] = seat
+        return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat, view=view))]
 
     def do_view(self, conn, msg):
         entry = self.get(msg["game"])
-        seat = self._seat(entry, msg.get("player"))
-        return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat,
-                                   view=entry["game"].view(seat)))]
+        with entry["lock"]:
+            seat = self._viewer(entry, msg)
+            view = entry["game"].view(seat)
+        return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat, view=view))]
 
     def do_answer(self, conn, msg):
         gid = msg["game"]
         entry = self.get(gid)
-        game = entry["game"]
-        seat = self._seat(entry, msg["player"])
-        d = game.decision
-        if d is None:
-            raise ProtocolError("illegal", "the game is over")
-        if d["player"] != seat:
-            raise ProtocolError("wrong_player", f"decision {d['id']} is for player {d['player']}, not {seat}")
-        if msg.get("decision") is not None and msg["decision"] != d["id"]:
-            raise ProtocolError("stale_decision", f"decision {msg['decision']} is no longer pending (now {d['id']})")
-        answer = self._resolve(game, d, msg["answer"])
-        events = game.apply(answer, seat)
-        events += self._play_bots(entry)
-        self._persist(gid, entry)
-        reply = self._reply(msg, type="update", game=gid, player=seat, events=game.events_for(events, seat),
-                            view=game.view(seat))
-        return [(conn, reply)] + self._pushes(gid, entry, events, skip=conn)
+        with entry["lock"]:
+            game = entry["game"]
+            seat = self._require_seat(entry, msg)
+            d = game.decision
+            if d is None:
+                raise ProtocolError("illegal", "the game is over")
+            if d["player"] != seat:
+                raise ProtocolError("wrong_player", f"decision {d['id']} is for player {d['player']}, not {seat}")
+            if msg.get("decision") is not None and msg["decision"] != d["id"]:
+                raise ProtocolError("stale_decision", f"decision {msg['decision']} is no longer pending (now {d['id']})")
+            answer = self._resolve(entry, d, msg["answer"])
+            try:
+                events = game.apply(answer, seat)
+                events += self._play_bots(entry)
+                self._persist(gid, entry)
+            except BaseException:
+                self._evict(gid)   # the game in memory may be ahead of the store: reload it next time
+                raise
+            reply = self._reply(msg, type="update", game=gid, player=seat, version=entry["version"],
+                                events=game.events_for(events, seat), view=game.view(seat))
+            return [(conn, reply)] + self._pushes(gid, entry, events, skip=conn)
 
-    def _resolve(self, game, d, answer):
-        """Hidden cards are named by their handles; turn handles back into ids."""
+    def _resolve(self, entry, d, answer):
+        """Hidden cards are named by their handles; turn handles back into ids (one table per game,
+        so the cost of an answer does not grow with its handles)."""
+        game = entry["game"]
+        items = answer if isinstance(answer, list) else [answer]
+        if len(items) > LIMITS["answer_items"]:
+            raise ProtocolError("bad_message", f"an answer names at most {LIMITS['answer_items']} options")
+        options = d.get("options") or []
+        bool_ok = d["kind"] == "yes_no" or any(isinstance(o, bool) for o in options)
+        if not bool_ok and any(isinstance(a, bool) or (isinstance(a, dict) and isinstance(a.get("card"), bool))
+                               for a in items):
+            raise ProtocolError("illegal", "true and false answer only a yes/no question")
+        if entry["handles"] is None:
+            n = len(game.cards.cards)
+            entry["handles"] = {card_handle(game.state, cid): cid for cid in range(n)}
+        handles = entry["handles"]
+
+        def one(a):
+            ref = a.get("ref") if isinstance(a, dict) else a
+            if isinstance(ref, str) and ref.startswith("h") and len(ref) == 17:
+                if ref not in handles:
+                    raise ProtocolError("illegal", "unknown card handle")
+                return handles[ref]
+            return a
+        answer = [one(a) for a in answer] if isinstance(answer, list) else one(answer)
         try:
             return resolve_answer(game.cards, game.state, d, answer)
         except ValueError as err:
@@ -257,95 +473,54 @@ class Hub:
     def do_undo(self, conn, msg):
         gid = msg["game"]
         entry = self.get(gid)
-        game = entry["game"]
-        seat = self._seat(entry, msg["player"])
-        last = game._undo and json.loads(game._undo)["turn"]["active"]
-        if last != seat:
-            raise ProtocolError("wrong_player", "only the player who took the last action may undo it")
-        game.undo(people=[p for p, bot in enumerate(entry["bots"]) if not bot])   # bots keep no memory
-        entry["game"] = game
-        self._persist(gid, entry)
-        return [(conn, self._reply(msg, type="update", game=gid, player=seat, events=[], view=game.view(seat)))] + \
-            self._pushes(gid, entry, [], skip=conn)
+        with entry["lock"]:
+            game = entry["game"]
+            seat = self._require_seat(entry, msg)
+            last = game._undo and json.loads(game._undo)["turn"]["active"]
+            if last != seat:
+                raise ProtocolError("wrong_player", "only the player who took the last action may undo it")
+            try:
+                game.undo(people=[p for p, bot in enumerate(entry["bots"]) if not bot])   # bots keep no memory
+                self._persist(gid, entry)   # a new write with the next version, not a step back
+            except BaseException:
+                self._evict(gid)
+                raise
+            return [(conn, self._reply(msg, type="update", game=gid, player=seat, version=entry["version"],
+                                       events=[], view=game.view(seat)))] + self._pushes(gid, entry, [], skip=conn)
 
     def do_save(self, conn, msg):
         entry = self.get(msg["game"])
-        return [(conn, self._reply(msg, type="saved", game=msg["game"], data=entry["game"].to_json()))]
-
-    # ------------------------------------------------------------ the card editor
-    def _compile(self, source: str, edition: str):
-        from innoscript.compiler.bundle import compile_card, parse_card, vocabulary
-        from innoscript.editions import load_edition
-        try:
-            ed = load_edition(edition)
-        except CompileError as err:
-            raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
-        vocab = vocabulary(ed.manifest, ed.card_names | set(re.findall(r'card\s+"([^"]+)"', source)))
-        try:
-            compiled = compile_card(source, "editor.inno", vocab)
-            ast, _ = parse_card(source, "editor.inno", vocab)
-            return compiled, ast, []
-        except CompileError as err:
-            return None, None, [d.to_json() for d in err.diagnostics]
-
-    def do_check(self, conn, msg):
-        from innoscript.compiler.disasm import disassemble_card
-        from innoscript.compiler.render import render_text
-        compiled, ast, diagnostics = self._compile(msg["source"], msg.get("edition", "3e"))
-        card = None
-        if compiled is not None:
-            data = dict(compiled.data, id=0)
-            card = {"name": data["name"], "rendered": render_text(ast),
-                    "disassembly": disassemble_card(data, msg["source"]), "face": editor_face(data, ast)}
-        return [(conn, self._reply(msg, type="checked", diagnostics=diagnostics, card=card))]
-
-    def do_sandbox(self, conn, msg):
-        """Play the edited card's dogma once, in a small position, with random answers."""
-        from .bots import RandomBot
-        from .scenario import build_state
-        from .terminal import card_text
-        edition = msg.get("edition", "3e")
-        compiled, _, diagnostics = self._compile(msg["source"], edition)
-        if compiled is None:
-            return [(conn, self._reply(msg, type="sandboxed", log=[], error="the card does not compile"))]
-        bundle = json.loads(json.dumps(self.bundle(edition)))
-        data = compiled.data
-        existing = next((c for c in bundle["cards"] if c["name"] == data["name"]), None)
-        if existing is not None:
-            existing.update({k: data[k] for k in ("age", "color", "icons", "dogma", "effects")})
-        else:
-            bundle["cards"].append(dict(data, id=len(bundle["cards"])))
-        rng = random.Random(msg.get("seed", 0))
-        others = [c for c in bundle["cards"] if c["name"] != data["name"] and c["age"] <= 2]
-        rng.shuffle(others)
-        setup = {"players": [{"board": {data["color"]: [data["name"]]}, "hand": [c["name"] for c in others[:3]]},
-                             {"board": {others[3]["color"]: [others[3]["name"]]}, "hand": [c["name"] for c in others[4:6]]}]}
-        engine = build_state({"edition": edition, "players": 2, "do": {"draw": True}, "setup": setup}, bundle)
-        engine.advance()
-        game = Game(engine, fast=True)
-        bots = [RandomBot(msg.get("seed", 0) + p) for p in range(2)]
-        log = [f"position: you have {data['name']} on your board and {', '.join(setup['players'][0]['hand'])} in hand"]
-        try:
-            events = game.apply({"type": "dogma", "card": engine.cards.by_name[data["name"]]})
-            while game.decision and game.decision["kind"] != "action":
-                p = game.decision["player"]
-                d = game.view(p)["decision"]
-                log.append(f"player {p + 1} is asked: {d.get('prompt', d['kind'])}")
-                events += game.apply(answer_for(game, bots[p], p))
-        except RuntimeFault as err:
-            return [(conn, self._reply(msg, type="sandboxed", log=log, error=str(err)))]
-        for e in game.events_for(events, 0):   # as the player who used the card saw it
-            who = f"player {e['player'] + 1}" if isinstance(e.get("player"), int) else ""
-            if isinstance(e.get("card"), dict):
-                log.append(f"{who} {e['type']} {card_text(e['card'])}".strip())
-            elif e["type"] in ("splay", "special_achievement", "game_over"):
-                log.append(f"{who} {e['type']} {e.get('color', '')} {e.get('direction', '')}{e.get('name', '')}".strip())
-        return [(conn, self._reply(msg, type="sandboxed", log=log, error=None))]
+        with entry["lock"]:
+            if not _matches(msg.get("token"), entry["tokens"].get("owner")):
+                raise ProtocolError("forbidden", "saving a game needs its owner's token (it holds every hidden card)")
+            data = entry["game"].to_json()
+        return [(conn, self._reply(msg, type="saved", game=msg["game"], data=data))]
 
     def do_cards(self, conn, msg):
         from .views import card_catalog
-        self.bundle(msg.get("edition", "3e"))   # an unknown edition is a bad_edition error
-        return [(conn, self._reply(msg, type="cards", **card_catalog(msg.get("edition", "3e"))))]
+        edition = self.edition(msg.get("edition", "3e"))
+        self.bundle(edition)   # an edition whose cards do not compile is a bad_edition error
+        return [(conn, self._reply(msg, type="cards", **card_catalog(edition)))]
 
     def do_list(self, conn, msg):
-        return [(conn, self._reply(msg, type="games", games=self.store.list()))]
+        offset, limit = msg.get("offset", 0), msg.get("limit", 50)
+        games, total = self.store.list(offset, limit)
+        nxt = offset + len(games) if offset + len(games) < total else None
+        return [(conn, self._reply(msg, type="games", games=games, total=total, next=nxt))]
+
+    # ------------------------------------------------------------ the card editor
+    def do_check(self, conn, msg):
+        edition = self.edition(msg.get("edition", "3e"))
+        diagnostics, card = sandbox.check(msg["source"], edition)
+        return [(conn, self._reply(msg, type="checked", diagnostics=diagnostics, card=card))]
+
+    def do_sandbox(self, conn, msg):
+        """Play the edited card's dogma once, in a small position with random answers, in a child process."""
+        edition = self.edition(msg.get("edition", "3e"))
+        if not self.trials.acquire(timeout=self.sandbox_limits["queue_seconds"]):
+            raise ProtocolError("busy", "the sandbox is busy with other trials; try again")
+        try:
+            log, error = sandbox.run_in_child(msg["source"], edition, msg.get("seed", 0), self.sandbox_limits)
+        finally:
+            self.trials.release()
+        return [(conn, self._reply(msg, type="sandboxed", log=log, error=error))]

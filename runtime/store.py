@@ -1,15 +1,23 @@
 """SQLite persistence of games for the server: every game, written at every decision.
 
 WAL mode and SQLite's own locking let several server processes share one
-database file; each write is one transaction, and a version number guards
-against two servers overwriting each other's moves (optimistic concurrency:
-an update that finds another version fails and the server reloads).
+database file.  Every write of a game takes the next value of its own
+``version`` counter (not the game's decision counter, which an undo sets back
+and a game-ending answer does not move): an update names the version it was
+computed from and succeeds only if the row still has it (compare-and-set in
+one transaction), so of two servers racing on one game exactly one write
+wins and the other gets ``Conflict`` and reloads.  An undo is such a write
+too.  A finished game is never written again.
+
+The seats' and owner's tokens are kept as SHA-256 digests beside the game,
+never in its state (which ``save`` exports).
 """
 from __future__ import annotations
 
 import json
 import os
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -26,10 +34,13 @@ CREATE TABLE IF NOT EXISTS games (
     updated  REAL NOT NULL
 )
 """
+# columns added after the first release; an older database gains them when opened
+ADDED = {"players": "INTEGER NOT NULL DEFAULT 0", "phase": "TEXT NOT NULL DEFAULT ''",
+         "tokens": "TEXT NOT NULL DEFAULT '{}'"}
 
 
 class Conflict(Exception):
-    """Another server changed the game first."""
+    """Another server changed the game first, or the game is over."""
 
 
 def default_path() -> Path:
@@ -42,6 +53,7 @@ class Store:
         self.path = str(path or default_path())
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.lock = threading.RLock()   # one connection, used from the server's worker threads
         self.db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA busy_timeout=30000")
         # Switching to WAL can report "locked" at once while another process opens the same
@@ -50,6 +62,13 @@ class Store:
             try:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute(SCHEMA)
+                have = {r[1] for r in self.db.execute("PRAGMA table_info(games)")}
+                for column, decl in ADDED.items():
+                    if column not in have:
+                        self.db.execute(f"ALTER TABLE games ADD COLUMN {column} {decl}")
+                        if column == "phase":   # the public facts of games stored before
+                            self.db.execute("UPDATE games SET players=json_array_length(state, '$.players'), "
+                                            "phase=json_extract(state, '$.phase')")
                 break
             except sqlite3.OperationalError:
                 if attempt == 49:
@@ -57,38 +76,52 @@ class Store:
                 time.sleep(0.1)
         self.db.execute("PRAGMA synchronous=NORMAL")
 
-    def create(self, gid: str, edition: str, state: dict, bots: list) -> None:
+    def create(self, gid: str, edition: str, state: dict, bots: list, tokens: dict,
+               undo: str | None = None, since: list | None = None) -> int:
+        """Store a new game at version 1."""
         now = time.time()
-        self.db.execute("INSERT INTO games (id, edition, version, state, bots, created, updated) VALUES (?,?,?,?,?,?,?)",
-                        (gid, edition, state["decisions"], json.dumps(state), json.dumps(bots), now, now))
+        with self.lock:
+            self.db.execute("INSERT INTO games (id, edition, version, state, undo, since, bots, created, updated, "
+                            "players, phase, tokens) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                            (gid, edition, 1, json.dumps(state), undo, json.dumps(since or []), json.dumps(bots),
+                             now, now, len(state["players"]), state["phase"], json.dumps(tokens)))
+        return 1
 
-    def update(self, gid: str, old_version: int, state: dict, undo: str | None, since: list) -> None:
-        cur = self.db.execute("UPDATE games SET version=?, state=?, undo=?, since=?, updated=? WHERE id=? AND version=?",
-                              (state["decisions"], json.dumps(state), undo, json.dumps(since), time.time(), gid,
-                               old_version))
+    def update(self, gid: str, old_version: int, state: dict, undo: str | None, since: list) -> int:
+        """Write the game computed from `old_version`; return the new version. Conflict if the row
+        moved on meanwhile or the stored game is over."""
+        with self.lock:
+            cur = self.db.execute(
+                "UPDATE games SET version=version+1, state=?, undo=?, since=?, phase=?, updated=? "
+                "WHERE id=? AND version=? AND phase != 'over'",
+                (json.dumps(state), undo, json.dumps(since), state["phase"], time.time(), gid, old_version))
         if cur.rowcount != 1:
             raise Conflict(gid)
+        return old_version + 1
 
     def version(self, gid: str) -> int | None:
-        row = self.db.execute("SELECT version FROM games WHERE id=?", (gid,)).fetchone()
+        with self.lock:
+            row = self.db.execute("SELECT version FROM games WHERE id=?", (gid,)).fetchone()
         return row[0] if row else None
 
     def load(self, gid: str):
-        row = self.db.execute("SELECT edition, version, state, undo, since, bots FROM games WHERE id=?", (gid,)).fetchone()
+        with self.lock:
+            row = self.db.execute("SELECT edition, version, state, undo, since, bots, tokens FROM games WHERE id=?",
+                                  (gid,)).fetchone()
         if row is None:
             return None
-        edition, version, state, undo, since, bots = row
+        edition, version, state, undo, since, bots, tokens = row
         return {"edition": edition, "version": version, "state": json.loads(state), "undo": undo,
-                "since": json.loads(since), "bots": json.loads(bots)}
+                "since": json.loads(since), "bots": json.loads(bots), "tokens": json.loads(tokens)}
 
-    def list(self) -> list[dict]:
-        rows = self.db.execute("SELECT id, edition, state FROM games ORDER BY created").fetchall()
-        out = []
-        for gid, edition, state in rows:
-            st = json.loads(state)
-            out.append({"game": gid, "edition": edition, "players": len(st["players"]), "phase": st["phase"],
-                        "over": st["phase"] == "over"})
-        return out
+    def list(self, offset: int = 0, limit: int = 50) -> tuple[list[dict], int]:
+        """One page of the games' public facts, oldest first, and how many games there are."""
+        with self.lock:
+            total = self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            rows = self.db.execute("SELECT id, edition, players, phase FROM games ORDER BY created, id "
+                                   "LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+        return [{"game": gid, "edition": edition, "players": players, "phase": phase, "over": phase == "over"}
+                for gid, edition, players, phase in rows], total
 
     def close(self) -> None:
         self.db.close()

@@ -34,20 +34,18 @@ class Stdio:
         self.p.wait(timeout=20)
 
 
-def play_through(ask, gid, players, rng, max_steps=20000):
-    """Answer every decision as the deciding player sees it, until the game ends."""
-    views = {p: ask({"type": "view", "game": gid, "player": p})[0]["view"] for p in range(players)}
-    seat = next(p for p in range(players) if views[p]["decision"] and "options" in views[p]["decision"])
+def play_through(ask, gid, tokens, rng, max_steps=20000):
+    """Answer every decision as the deciding player sees it (with that seat's token), until the game ends."""
     steps = 0
     while True:
-        view = ask({"type": "view", "game": gid, "player": seat})[0]["view"]
+        view = ask({"type": "view", "game": gid, "player": None})[0]["view"]   # who decides: public
         d = view["decision"]
         if view["phase"] == "over" or d is None:
             return view
         seat = d["player"]
-        view = ask({"type": "view", "game": gid, "player": seat})[0]["view"]
+        view = ask({"type": "view", "game": gid, "player": seat, "token": tokens[seat]})[0]["view"]
         d = view["decision"]
-        reply = ask({"type": "answer", "game": gid, "player": seat, "decision": d["id"],
+        reply = ask({"type": "answer", "game": gid, "player": seat, "token": tokens[seat], "decision": d["id"],
                      "answer": answer_for(d, rng)})[0]
         assert reply["type"] == "update", reply
         steps += 1
@@ -60,7 +58,7 @@ def test_whole_game_over_stdio(tmp_path):
         assert s.ask({"type": "hello", "id": 1})[0]["protocol"] == 1
         created = s.ask({"type": "create", "edition": "3e", "players": 2, "seed": 4, "id": "c"})[0]
         gid = created["game"]
-        final = play_through(s.ask, gid, 2, random.Random(4))
+        final = play_through(s.ask, gid, created["seats"], random.Random(4))
         assert final["result"]["winners"]
         games = s.ask({"type": "list"})[0]["games"]
         assert games[0]["over"] is True
@@ -71,28 +69,40 @@ def test_whole_game_over_stdio(tmp_path):
 def test_bad_messages_get_errors_and_change_nothing(tmp_path):
     s = Stdio(tmp_path / "g.sqlite")
     try:
-        gid = s.ask({"type": "create", "players": 2, "seed": 1})[0]["game"]
+        created = s.ask({"type": "create", "players": 2, "seed": 1})[0]
+        gid, tokens, owner = created["game"], created["seats"], created["owner"]
         other = s.ask({"type": "create", "players": 2, "seed": 2})[0]["game"]
-        before = s.ask({"type": "save", "game": gid})[0]["data"]
-        d = s.ask({"type": "view", "game": gid, "player": 0})[0]["view"]["decision"]
-        wrong = 1 - d["player"]
+        before = s.ask({"type": "save", "game": gid, "token": owner})[0]["data"]
+        d = s.ask({"type": "view", "game": gid, "player": 0, "token": tokens[0]})[0]["view"]["decision"]
+        wrong, right = 1 - d["player"], d["player"]
         cases = [
             ("{not json", "bad_json"),
             (json.dumps({"type": "teleport"}), "unknown_type"),
             (json.dumps({"type": "answer", "game": gid}), "bad_message"),
-            (json.dumps({"type": "answer", "game": gid, "player": wrong, "answer": 0}), "wrong_player"),
-            (json.dumps({"type": "answer", "game": gid, "player": d["player"], "answer": 987654}), "illegal"),
-            (json.dumps({"type": "answer", "game": gid, "player": d["player"], "decision": d["id"] + 5,
+            (json.dumps({"type": "answer", "game": gid, "player": wrong, "token": tokens[wrong], "answer": 0}),
+             "wrong_player"),
+            (json.dumps({"type": "answer", "game": gid, "player": right, "token": tokens[right], "answer": 987654}),
+             "illegal"),
+            (json.dumps({"type": "answer", "game": gid, "player": right, "token": tokens[right], "decision": d["id"] + 5,
                          "answer": 0}), "stale_decision"),
+            (json.dumps({"type": "answer", "game": gid, "player": right, "answer": 0}), "forbidden"),
+            (json.dumps({"type": "answer", "game": gid, "player": right, "token": tokens[wrong], "answer": 0}),
+             "forbidden"),
+            (json.dumps({"type": "save", "game": gid, "token": tokens[0]}), "forbidden"),
+            (json.dumps({"type": "create", "edition": "../3e"}), "bad_message"),
+            (json.dumps({"type": "create", "edition": "5e"}), "bad_edition"),
+            (json.dumps({"type": "create", "players": 3, "names": ["a", "b"]}), "bad_message"),
+            (json.dumps({"type": "create", "players": True}), "bad_message"),
+            (json.dumps({"type": "create", "players": 2.0}), "bad_message"),
             (json.dumps({"type": "view", "game": "0123456789ab"}), "no_game"),
             (json.dumps({"type": "load", "data": {"edition": "3e", "format": "nope"}}), "bad_save"),
         ]
         for line, code in cases:
             reply = s.ask(line)[0]
             assert reply["type"] == "error" and reply["code"] == code, (line, reply)
-        assert s.ask({"type": "save", "game": gid})[0]["data"] == before
+        assert s.ask({"type": "save", "game": gid, "token": owner})[0]["data"] == before
         # the server still serves the other game
-        assert s.ask({"type": "view", "game": other, "player": 0})[0]["type"] == "state"
+        assert s.ask({"type": "view", "game": other, "player": None})[0]["type"] == "state"
     finally:
         s.close()
 
@@ -100,12 +110,15 @@ def test_bad_messages_get_errors_and_change_nothing(tmp_path):
 def test_views_hide_opponents_cards(tmp_path):
     s = Stdio(tmp_path / "g.sqlite")
     try:
-        gid = s.ask({"type": "create", "players": 3, "seed": 9})[0]["game"]
-        v = s.ask({"type": "view", "game": gid, "player": 1})[0]["view"]
+        created = s.ask({"type": "create", "players": 3, "seed": 9})[0]
+        gid = created["game"]
+        v = s.ask({"type": "view", "game": gid, "player": 1, "token": created["seats"][1]})[0]["view"]
         assert isinstance(v["players"][1]["hand"], list)
         assert v["players"][0]["hand"] == {"count": 2, "ages": [1, 1]}
         spectator = s.ask({"type": "view", "game": gid, "player": None})[0]["view"]
         assert all(isinstance(p["hand"], dict) for p in spectator["players"])
+        no_token = s.ask({"type": "view", "game": gid, "player": 1})[0]   # without the token: a spectator
+        assert no_token["player"] is None and no_token["view"] == spectator
     finally:
         s.close()
 
@@ -149,8 +162,8 @@ def test_whole_game_over_websocket_with_a_bot(tmp_path):
     try:
         with connect(f"ws://127.0.0.1:{server.port}") as conn:
             ask = ws_asker(conn)
-            gid = ask({"type": "create", "players": 2, "seed": 8, "bots": [None, "random"]})[0]["game"]
-            final = play_through(ask, gid, 2, random.Random(8))
+            created = ask({"type": "create", "players": 2, "seed": 8, "bots": [None, "random"]})[0]
+            final = play_through(ask, created["game"], created["seats"], random.Random(8))
             assert final["result"]["winners"]
     finally:
         server.kill()
@@ -163,20 +176,21 @@ def test_server_killed_mid_game_resumes_from_the_database(tmp_path):
     rng = random.Random(3)
     with connect(f"ws://127.0.0.1:{server.port}") as conn:
         ask = ws_asker(conn)
-        gid = ask({"type": "create", "players": 2, "seed": 3})[0]["game"]
+        created = ask({"type": "create", "players": 2, "seed": 3})[0]
+        gid, tokens, owner = created["game"], created["seats"], created["owner"]
         for _ in range(25):   # play part of the game
-            v0 = ask({"type": "view", "game": gid, "player": 0})[0]["view"]
-            seat = v0["decision"]["player"]
-            d = ask({"type": "view", "game": gid, "player": seat})[0]["view"]["decision"]
-            ask({"type": "answer", "game": gid, "player": seat, "decision": d["id"], "answer": answer_for(d, rng)})
-        saved_before = ask({"type": "save", "game": gid})[0]["data"]
+            seat = ask({"type": "view", "game": gid})[0]["view"]["decision"]["player"]
+            d = ask({"type": "view", "game": gid, "player": seat, "token": tokens[seat]})[0]["view"]["decision"]
+            ask({"type": "answer", "game": gid, "player": seat, "token": tokens[seat], "decision": d["id"],
+                 "answer": answer_for(d, rng)})
+        saved_before = ask({"type": "save", "game": gid, "token": owner})[0]["data"]
     server.kill()                                      # SIGKILL: no chance to flush anything
     server = WsServer(db, free_port())
     try:
         with connect(f"ws://127.0.0.1:{server.port}") as conn:
             ask = ws_asker(conn)
-            assert ask({"type": "save", "game": gid})[0]["data"] == saved_before   # nothing lost
-            final = play_through(ask, gid, 2, rng)
+            assert ask({"type": "save", "game": gid, "token": owner})[0]["data"] == saved_before   # nothing lost
+            final = play_through(ask, gid, tokens, rng)
             assert final["result"]["winners"]
     finally:
         server.kill()
@@ -186,16 +200,18 @@ def test_two_servers_share_one_database(tmp_path):
     db = tmp_path / "g.sqlite"
     a, b = Stdio(db), Stdio(db)
     try:
-        gid = a.ask({"type": "create", "players": 2, "seed": 5})[0]["game"]
+        created = a.ask({"type": "create", "players": 2, "seed": 5})[0]
+        gid, tokens, owner = created["game"], created["seats"], created["owner"]
         rng = random.Random(5)
         for i in range(30):   # alternate servers on the same game
             s = a if i % 2 else b
-            v = s.ask({"type": "view", "game": gid, "player": 0})[0]["view"]
-            seat = v["decision"]["player"]
-            d = s.ask({"type": "view", "game": gid, "player": seat})[0]["view"]["decision"]
-            r = s.ask({"type": "answer", "game": gid, "player": seat, "decision": d["id"], "answer": answer_for(d, rng)})[0]
+            seat = s.ask({"type": "view", "game": gid})[0]["view"]["decision"]["player"]
+            d = s.ask({"type": "view", "game": gid, "player": seat, "token": tokens[seat]})[0]["view"]["decision"]
+            r = s.ask({"type": "answer", "game": gid, "player": seat, "token": tokens[seat], "decision": d["id"],
+                       "answer": answer_for(d, rng)})[0]
             assert r["type"] == "update", r
-        assert a.ask({"type": "save", "game": gid})[0]["data"] == b.ask({"type": "save", "game": gid})[0]["data"]
+        save = {"type": "save", "game": gid, "token": owner}
+        assert a.ask(save)[0]["data"] == b.ask(save)[0]["data"]
     finally:
         a.close()
         b.close()
@@ -207,12 +223,13 @@ def test_joined_players_receive_updates(tmp_path):
     try:
         with connect(f"ws://127.0.0.1:{server.port}") as c0, connect(f"ws://127.0.0.1:{server.port}") as c1:
             ask0, ask1 = ws_asker(c0), ws_asker(c1)
-            gid = ask0({"type": "create", "players": 2, "seed": 6})[0]["game"]
-            ask0({"type": "join", "game": gid, "player": 0})
-            ask1({"type": "join", "game": gid, "player": 1})
-            d = ask0({"type": "view", "game": gid, "player": 0})[0]["view"]["decision"]
+            created = ask0({"type": "create", "players": 2, "seed": 6})[0]
+            gid, tokens = created["game"], created["seats"]
+            ask0({"type": "join", "game": gid, "player": 0, "token": tokens[0]})
+            ask1({"type": "join", "game": gid, "player": 1, "token": tokens[1]})
+            d = ask0({"type": "view", "game": gid, "player": 0, "token": tokens[0]})[0]["view"]["decision"]
             assert d["player"] == 0 and d["kind"] == "initial_meld"
-            ask0({"type": "answer", "game": gid, "player": 0, "decision": d["id"],
+            ask0({"type": "answer", "game": gid, "player": 0, "token": tokens[0], "decision": d["id"],
                   "answer": d["options"][0]["id"]})
             push = check("server", json.loads(c1.recv(timeout=30)))
             assert push["type"] == "update" and push["player"] == 1
@@ -224,10 +241,12 @@ def test_joined_players_receive_updates(tmp_path):
 def test_save_and_load_through_the_protocol(tmp_path):
     s = Stdio(tmp_path / "g.sqlite")
     try:
-        gid = s.ask({"type": "create", "players": 2, "seed": 7})[0]["game"]
-        data = s.ask({"type": "save", "game": gid})[0]["data"]
+        created = s.ask({"type": "create", "players": 2, "seed": 7})[0]
+        gid = created["game"]
+        data = s.ask({"type": "save", "game": gid, "token": created["owner"]})[0]["data"]
         new = s.ask({"type": "load", "data": data})[0]
         assert new["type"] == "created" and new["game"] != gid
-        assert s.ask({"type": "save", "game": new["game"]})[0]["data"] == data
+        assert set(new["seats"]).isdisjoint(created["seats"]) and new["owner"] != created["owner"]   # fresh tokens
+        assert s.ask({"type": "save", "game": new["game"], "token": new["owner"]})[0]["data"] == data
     finally:
         s.close()

@@ -115,7 +115,8 @@ function resetTable() {
 function started(m) {
   if (m.type === "error") { status(m.message); return; }
   game = m.game; edition = m.edition;
-  if (m.tokens) m.tokens.forEach((t, i) => { if (t) tokens[i] = t; });
+  if (m.seats) m.seats.forEach((t, i) => { if (t) tokens[i] = t; });   // secret: kept only in this page
+  tokens.owner = m.owner;
   catalog(edition, (cat) => { C.setManifest(cat.manifest); joinAll(); });
 }
 
@@ -456,7 +457,7 @@ function addLog(events, v) {
 
 // ---------------------------------------------------------------- save and load
 function save() {
-  send({type: "save", game}, (m) => {
+  send({type: "save", game, token: tokens.owner}, (m) => {
     const blob = new Blob([JSON.stringify({game: m.data, seats: seats.map((k) => k === "you" ? "human" : k)})],
                           {type: "application/json"});
     const a = el("a"); a.href = URL.createObjectURL(blob); a.download = "innoscript-game.json"; a.click();
