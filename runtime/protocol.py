@@ -45,6 +45,7 @@ from . import sandbox
 from .bots import BOTS, answer_for
 from .engine import IllegalAnswer
 from .game import BadSave, Game
+from .invariants import violations
 from .store import Conflict, Store
 from .views import resolve_answer, token as card_handle
 from .vm import RuntimeFault
@@ -192,7 +193,9 @@ class Hub:
         request = gid = None
         try:
             msg = parse(text)
-            request = msg.get("id") if isinstance(msg.get("id"), (str, int)) else None
+            rid = msg.get("id")   # echoed even when the rest is bad, if it is a plausible id
+            if (isinstance(rid, int) and not isinstance(rid, bool)) or (isinstance(rid, str) and len(rid) <= 64):
+                request = rid
             check_client(msg)
             gid = msg.get("game")
             return getattr(self, "do_" + msg["type"])(conn, msg)
@@ -393,6 +396,12 @@ class Hub:
             raise
         except Exception as err:   # whatever the loader missed is still the file's fault, not a bug to report
             raise BadSave(f"saved game: cannot be loaded ({type(err).__name__})") from None
+        try:
+            broken = violations(game.engine)
+        except Exception as err:
+            broken = [f"the state cannot be checked ({type(err).__name__})"]
+        if broken:   # never store a game that breaks the engine's invariants
+            raise BadSave(f"saved game: {broken[0]}")
         players = len(game.state["players"])
         bots = msg.get("bots") or [None] * players
         if len(bots) != players:
