@@ -659,8 +659,8 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1, this machine only; any other prints a warning)")
     c.add_argument("--allow-origin", action="append", metavar="ORIGIN",
-                   help="a web page origin (e.g. https://example.org) that may open the WebSocket, besides the "
-                        "web app's own; repeatable")
+                   help="a web page origin (e.g. https://example.org) that may also open the WebSocket; repeatable "
+                        "(default: only the web app's own origin)")
     c.add_argument("--db", metavar="FILE", help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite)")
     c.set_defaults(func=cmd_serve)
 
