@@ -179,7 +179,8 @@ def play_until_turn(pg, turn, limit=600):
             pg.click("#confirm")
         else:
             options[-1].click()
-        pg.wait_for_function(f"document.getElementById('decision').dataset.decision !== '{before}'")
+        # a function, not an expression: the page's Content-Security-Policy forbids eval
+        pg.wait_for_function("(before) => document.getElementById('decision').dataset.decision !== before", arg=before)
     raise AssertionError(f"turn {turn} not reached")
 
 
