@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 
@@ -172,25 +173,59 @@ def cmd_scenario(args) -> int:
     for p in args.paths:
         path = Path(p)
         files += sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.json")) if path.is_dir() else [path]
-    passed = failed = 0
+    results = []
     for f in files:
+        started = time.perf_counter()
         try:
             out = run(f)
+            row = {"path": str(f), "name": out.name, "status": "pass" if out.passed else "fail",
+                   "failures": out.failures}
         except ScenarioError as err:
-            console.print(f"[red]ERROR[/red] {err}")
-            failed += 1
+            row = {"path": str(f), "name": f.stem, "status": "error", "failures": [str(err)]}
+        row["seconds"] = round(time.perf_counter() - started, 3)
+        results.append(row)
+        if args.format == "json":
             continue
-        if out.passed:
-            passed += 1
+        if row["status"] == "error":
+            console.print(f"[red]ERROR[/red] {row['failures'][0]}")
+        elif row["status"] == "pass":
             if args.verbose:
-                console.print(f"[green]PASS[/green] {f}  {out.name}")
+                console.print(f"[green]PASS[/green] {f}  {row['name']}")
         else:
-            failed += 1
-            console.print(f"[red]FAIL[/red] {f}  {out.name}")
-            for msg in out.failures:
+            console.print(f"[red]FAIL[/red] {f}  {row['name']}")
+            for msg in row["failures"]:
                 console.print(f"     {msg}")
-    console.print(f"{passed} passed, {failed} failed")
+    passed = sum(r["status"] == "pass" for r in results)
+    failed = len(results) - passed
+    if args.junit:
+        Path(args.junit).write_text(_junit(results), encoding="utf-8")
+    if args.format == "json":
+        print(json.dumps({"scenarios": results, "passed": passed, "failed": failed}, indent=2))
+    else:
+        console.print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _junit(results: list[dict]) -> str:
+    """JUnit XML: one test case per scenario file; a failing file is a failure, a malformed one an error."""
+    from xml.sax.saxutils import escape, quoteattr
+    fails = sum(r["status"] == "fail" for r in results)
+    errors = sum(r["status"] == "error" for r in results)
+    total = sum(r["seconds"] for r in results)
+    lines = ['<?xml version="1.0" encoding="UTF-8"?>',
+             f'<testsuite name="scenarios" tests="{len(results)}" failures="{fails}" errors="{errors}" '
+             f'time="{total:.3f}">']
+    for r in results:
+        head = f'  <testcase classname={quoteattr(r["path"])} name={quoteattr(r["name"])} time="{r["seconds"]:.3f}"'
+        if r["status"] == "pass":
+            lines.append(head + "/>")
+            continue
+        tag = "failure" if r["status"] == "fail" else "error"
+        text = "\n".join(r["failures"])
+        lines += [head + ">", f'    <{tag} message={quoteattr(r["failures"][0] if r["failures"] else tag)}>'
+                  f'{escape(text)}</{tag}>', "  </testcase>"]
+    lines.append("</testsuite>")
+    return "\n".join(lines) + "\n"
 
 
 def cmd_cards(args) -> int:
@@ -708,9 +743,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = _sub(sub, "scenario", "run scenario files (files or folders) and report each", [
         ("innoscript scenario tests/scenarios/3e", "every scenario of an edition"),
-        ("innoscript scenario -v tests/scenarios/3e/age1/metalworking.yaml", "one file, passes listed too")])
+        ("innoscript scenario -v tests/scenarios/3e/age1/metalworking.yaml", "one file, passes listed too"),
+        ("innoscript scenario --format json --junit results.xml tests/scenarios", "records for tools and CI")])
     c.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
     c.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
+    c.add_argument("--format", choices=["text", "json"], default="text",
+                   help="text, or json: one record per file (default: %(default)s)")
+    c.add_argument("--junit", metavar="FILE", default=None,
+                   help="also write the results as JUnit XML to FILE (default: none)")
     c.set_defaults(func=cmd_scenario)
 
     c = _sub(sub, "dis", "disassemble a card's bytecode beside its source", [

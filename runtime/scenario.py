@@ -5,7 +5,8 @@ innoscript/schemas/scenario.schema.json).
 Cards are named, not numbered, so the files read like a rules question and
 any other engine could run them.  Every card not placed by the scenario
 stays in the supply, each age's pile in card-id order under the cards the
-scenario puts on top.
+scenario puts on top.  Version 2 adds keys (V2_KEYS) and answers that say
+what they answer; a version-1 file means exactly what it always did.
 """
 from __future__ import annotations
 
@@ -58,6 +59,10 @@ def read(path: str | Path) -> dict:
     if err is not None:
         raise ScenarioError(f"{_at(path, marks, err.absolute_path)}{'/'.join(map(str, err.absolute_path)) or '(top)'}: "
                             f"{_short(err.message)}")
+    if data.get("version", 1) < 2:
+        used = _v2_keys_used(data)
+        if used:
+            raise ScenarioError(f"{path}: {used[0]} is a version-2 key; add 'version: 2' to the file")
     return data
 
 
@@ -87,6 +92,47 @@ def _problem(path, where: tuple, message: str) -> ScenarioError:
     return ScenarioError(f"{_at(path, marks, where)}{'/'.join(map(str, where))}: {message}")
 
 
+# Keys that only a version-2 file may use (a version-1 file keeps its old meaning).
+V2_KEYS = {
+    "setup": ("supply_bottom", "supply_exact", "standard_achievements"),
+    "expect": ("supply_bottom", "supply", "empty_ages", "standard_achievements", "refused"),
+}
+# Answers that say what they answer: the key, and the decisions it can answer.
+TYPED_ANSWERS = {
+    "cards": ("select_cards", "order", "initial_meld"),
+    "yes_no": ("yes_no",),
+    "color": ("choose:color", "splay_color"),
+    "colors": ("choose:two_colors",),
+    "value": ("choose:value",),
+    "player": ("choose:player",),
+    "icon": ("choose:icon",),
+    "option": ("choose_option",),
+    "decline": (),   # any decision that may be declined
+}
+
+
+def _v2_keys_used(data: dict) -> list[str]:
+    used = [f"{part}/{k}" for part, keys in V2_KEYS.items() for k in keys if k in data.get(part, {})]
+    for p, spec in enumerate(data.get("expect", {}).get("players", [])):
+        used += [f"expect/players/{p}/board/{c}/top" for c, pile in spec.get("board", {}).items()
+                 if isinstance(pile, dict) and "top" in pile]
+    for age, want in data.get("expect", {}).get("supply_top", {}).items():
+        if isinstance(want, dict):
+            used.append(f"expect/supply_top/{age}/any_order")
+    used += [f"answers/{i}" for i, a in enumerate(data.get("answers", [])) if _typed(a)]
+    return used
+
+
+def _typed(raw) -> str | None:
+    """The key of an answer that says what it answers, or None for a bare (positional) answer."""
+    if not isinstance(raw, dict):
+        return None
+    keys = [k for k in TYPED_ANSWERS if k in raw]
+    if len(keys) == 1 and set(raw) <= {keys[0], "by", "if_asked", "source"}:
+        return keys[0]
+    return None
+
+
 class _Builder:
     def __init__(self, cards: Cards, path: str):
         self.cards, self.path = cards, path
@@ -99,7 +145,9 @@ class _Builder:
         return self.cards.by_name[name]
 
 
-def build_state(data: dict, bundle: dict, path: str = "<scenario>") -> Engine:
+def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict | None = None) -> Engine:
+    """The scenario's position; ``info`` (if given) receives what the set-up chose itself
+    (``standard``: the card ids made standard achievements)."""
     cards = Cards(bundle)
     b = _Builder(cards, path)
     n = data["players"]
@@ -142,19 +190,50 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>") -> Engine:
             if splay not in cards.splay_positions:
                 raise ScenarioError(f"{path}: unknown splay {splay!r}")
             pl["board"][color]["splay"] = splay if len(names) >= 2 else "none"
+    def take_of_age(name, age) -> int:
+        cid = take(name)
+        if str(cards.age[cid]) != str(age):
+            raise ScenarioError(f"{path}: {name!r} is age {cards.age[cid]}, not {age}")
+        return cid
+
     for age, names in setup.get("supply", {}).items():
         for name in reversed(names):
-            cid = take(name)
-            if str(cards.age[cid]) != str(age):
-                raise ScenarioError(f"{path}: {name!r} is age {cards.age[cid]}, not {age}")
-            state["supply"][str(age)].insert(0, cid)
-    for age in setup.get("empty_ages", []):
+            state["supply"][str(age)].insert(0, take_of_age(name, age))
+    for age, names in setup.get("supply_bottom", {}).items():
+        for name in names:
+            cid = take_of_age(name, age)
+            state["supply"][str(age)].append(cid)
+    for age, names in setup.get("supply_exact", {}).items():
+        if str(age) in setup.get("supply", {}) or str(age) in setup.get("supply_bottom", {}):
+            raise ScenarioError(f"{path}: age {age} is given by supply_exact and also by supply or supply_bottom")
+        for name in reversed(names):
+            state["supply"][str(age)].insert(0, take_of_age(name, age))
+    for name in setup.get("available", []):
+        state["available"]["standard"].append(take(name))
+    standard = [c for c in state["available"]["standard"]]
+    # Standard achievements by age: a card of that age that the scenario does not name (the bottom one).
+    for where, ages in sorted(setup.get("standard_achievements", {}).items()):
+        for age in ages:
+            pile = state["supply"].get(str(age))
+            if pile is None:
+                raise ScenarioError(f"{path}: standard_achievements: no age {age} in this edition")
+            free = [c for c in pile if c not in placed]
+            if not free:
+                raise ScenarioError(f"{path}: standard_achievements: every age-{age} card is placed by the scenario")
+            cid = free[-1]
+            placed.add(cid)
+            remove_from_anywhere(state, cid)
+            place(cards, state, cid, "available" if where == "available" else "junk", None)
+            standard.append(cid)
+    for age in list(setup.get("empty_ages", [])) + [int(a) for a in setup.get("supply_exact", {})]:
+        if str(age) not in state["supply"]:
+            raise ScenarioError(f"{path}: no age {age} in this edition")
         for cid in list(state["supply"][str(age)]):
             if cid not in placed:
                 remove_from_anywhere(state, cid)
                 place(cards, state, cid, "removed", None)
-    for name in setup.get("available", []):
-        state["available"]["standard"].append(take(name))
+    if info is not None:
+        info["standard"] = standard
     if "specials" in setup:
         state["available"]["special"] = [s for s in setup["specials"]]
     for name in setup.get("junk_specials", []):
@@ -218,15 +297,38 @@ def run(path: str | Path, bundle: dict | None = None, trace: set | None = None) 
 
 
 def _run(path: str, data: dict, bundle: dict, trace: set | None) -> Outcome:
-    engine = build_state(data, bundle, path)
+    info: dict = {}
+    engine = build_state(data, bundle, path, info)
     engine.trace = trace
     out = Outcome(path, data.get("name", Path(path).stem), True)
     answers = list(data.get("answers", []))
+    expect = data.get("expect", {})
     events: list[dict] = []
     actions = data["do"] if isinstance(data["do"], list) else [data["do"]]
+    refusal: list[str] = []   # the refusal, when the scenario expects one
+
+    def attempt(value, label, left: int) -> bool:
+        """Answer; on a refusal, fail the scenario unless it expects this refusal (the last step)."""
+        nonlocal events
+        before = json.dumps(engine.state, sort_keys=True) if "refused" in expect else None
+        try:
+            events += engine.answer(value)
+            return True
+        except IllegalAnswer as err:
+            what = label()
+            if "refused" not in expect:
+                out.failures.append(f"{what} was refused: {err}")
+            elif left:
+                out.failures.append(f"{what} was refused, but {left} more step(s) follow it: {err}")
+            elif json.dumps(engine.state, sort_keys=True) != before:
+                out.failures.append(f"{what} was refused but the state changed")
+            else:
+                refusal.append(str(err))
+            return False
+
     engine.advance()
     try:
-        for act in actions:
+        for i, act in enumerate(actions):
             if engine.over:
                 out.failures.append("the game ended before every action was taken")
                 break
@@ -234,41 +336,97 @@ def _run(path: str, data: dict, bundle: dict, trace: set | None) -> Outcome:
             if pending is None or pending["kind"] != "action":
                 out.failures.append(f"expected an action decision, found {pending and pending['kind']}")
                 break
-            if act is actions[0]:
-                out.failures += _check_legal(engine, data.get("expect", {}), path)
-            try:
-                events += engine.answer(action(engine, act, path))
-            except IllegalAnswer as err:
-                out.failures.append(f"action {act!r} was refused: {err}")
+            if i == 0:
+                out.failures += _check_legal(engine, expect, path)
+            left = len(actions) - i - 1 + _required(answers)
+            if not attempt(action(engine, act, path), lambda: f"action {act!r}", left):
                 break
             while not engine.over and engine.pending["kind"] != "action":
                 pending = engine.pending
-                if not answers:
-                    out.failures.append(f"unanswered decision: {describe(engine, pending)}")
+                raw = _next_answer(engine, pending, answers, path, out.failures)
+                if raw is None:
                     break
-                raw = answers.pop(0)
-                if isinstance(raw, dict) and set(raw) == {"player", "answer"}:
-                    if pending["player"] != raw["player"] - 1:
-                        out.failures.append(f"{describe(engine, pending)} is not for player {raw['player']}")
-                        break
-                    raw = raw["answer"]
-                try:
-                    events += engine.answer(_to_answer(engine, pending, raw, path))
-                except IllegalAnswer as err:
-                    out.failures.append(f"answer {raw!r} to {describe(engine, pending)} was refused: {err}")
+                value, raw = raw
+                left = len(actions) - i - 1 + _required(answers)
+                if not attempt(value, lambda: f"answer {raw!r} to {describe(engine, pending)}", left):
                     break
-            if out.failures:
+            if out.failures or refusal:
                 break
     except RuntimeFault as err:
         out.failures.append(f"runtime fault: {err}")
-    if answers and not out.failures:
-        out.failures.append(f"{len(answers)} answer(s) left over: {answers}")
+    if _required(answers) and not out.failures and not refusal:
+        out.failures.append(f"{_required(answers)} answer(s) left over: {[a for a in answers if not _skippable(a)]}")
+    if "refused" in expect and not out.failures:
+        want = expect["refused"]
+        if not refusal:
+            out.failures.append("expected the last action or answer to be refused, but it was accepted")
+        elif isinstance(want, str) and want.lower() not in refusal[0].lower():
+            out.failures.append(f"refused for another reason: expected {want!r} in {refusal[0]!r}")
     if not out.failures:
-        out.failures += compare(engine, data.get("expect", {}), events)
+        out.failures += compare(engine, expect, events, info)
     out.passed = not out.failures
     out.engine = engine
     out.events = events
     return out
+
+
+def _skippable(raw) -> bool:
+    return _typed(raw) is not None and bool(raw.get("if_asked"))
+
+
+def _required(answers: list) -> int:
+    return sum(not _skippable(a) for a in answers)
+
+
+def _fits(kind: str, pending: dict) -> bool:
+    if kind == "decline":
+        return pending["kind"] != "action"
+    what = f"{pending['kind']}:{pending.get('what')}" if pending["kind"] == "choose" else pending["kind"]
+    return what in TYPED_ANSWERS[kind]
+
+
+def _next_answer(engine: Engine, pending: dict, answers: list, path: str, failures: list):
+    """(engine value, raw answer) for the pending decision, or None with a failure recorded."""
+    while answers:
+        raw = answers[0]
+        kind = _typed(raw)
+        if kind is None:
+            answers.pop(0)
+            if isinstance(raw, dict) and set(raw) == {"player", "answer"}:
+                if pending["player"] != raw["player"] - 1:
+                    failures.append(f"{describe(engine, pending)} is not for player {raw['player']}")
+                    return None
+                raw = raw["answer"]
+            return _to_answer(engine, pending, raw, path), raw
+        fits = (_fits(kind, pending) and raw.get("by", pending["player"] + 1) == pending["player"] + 1
+                and raw.get("source", pending.get("source")) == pending.get("source"))
+        if not fits and raw.get("if_asked"):
+            answers.pop(0)      # the engine did not ask this one
+            continue
+        if not fits:
+            failures.append(f"answer {raw!r} does not answer the decision asked: {describe(engine, pending)}")
+            return None
+        answers.pop(0)
+        return _typed_value(engine, pending, kind, raw[kind], path), raw
+    failures.append(f"unanswered decision: {describe(engine, pending)}")
+    return None
+
+
+def _typed_value(engine: Engine, pending: dict, kind: str, v, path: str):
+    """The engine's value for an answer that says what it answers."""
+    if kind == "decline":
+        return {"yes_no": False, "select_cards": []}.get(pending["kind"])
+    if kind == "cards":
+        if pending["kind"] == "initial_meld" and isinstance(v, list) and len(v) == 1:
+            v = v[0]
+        return _to_answer(engine, pending, v, path)
+    if kind == "player":
+        return v - 1
+    if kind == "option":
+        return v - 1
+    if kind == "colors":
+        return list(v)
+    return v
 
 
 def _check_legal(engine: Engine, expect: dict, path: str) -> list[str]:
@@ -285,13 +443,13 @@ def _check_legal(engine: Engine, expect: dict, path: str) -> list[str]:
 
 def describe(engine: Engine, pending: dict) -> str:
     cards = engine.cards
-    opts = [cards.name[o] if pending["kind"] in ("select_cards", "order", "initial_meld") else o
+    opts = [cards.name[o] if pending["kind"] in ("select_cards", "order", "initial_meld") and isinstance(o, int) else o
             for o in pending["options"]]
     src = f" ({pending['source']})" if pending.get("source") else ""
     return f"player {pending['player'] + 1} {pending['kind']}{src} from {opts} (min {pending['min']}, max {pending['max']})"
 
 
-def compare(engine: Engine, expect: dict, events: list[dict]) -> list[str]:
+def compare(engine: Engine, expect: dict, events: list[dict], info: dict | None = None) -> list[str]:
     cards = engine.cards
     st = engine.state
     fails: list[str] = []
@@ -307,10 +465,12 @@ def compare(engine: Engine, expect: dict, events: list[dict]) -> list[str]:
                 if Counter(got) != Counter(spec[zone]):
                     fails.append(f"player {p + 1} {zone}: expected {sorted(spec[zone])}, got {sorted(got)}")
         for color, pile in spec.get("board", {}).items():
-            want, splay = (pile, None) if isinstance(pile, list) else (pile["cards"], pile.get("splay"))
+            want, splay = (pile, None) if isinstance(pile, list) else (pile.get("cards"), pile.get("splay"))
             got = names(pl["board"][color]["cards"])
-            if got != want:
+            if want is not None and got != want:
                 fails.append(f"player {p + 1} {color} pile: expected {want}, got {got}")
+            if isinstance(pile, dict) and "top" in pile:
+                fails += _slice(f"player {p + 1} {color} pile", got, pile["top"], "top")
             if splay is not None and pl["board"][color]["splay"] != splay:
                 fails.append(f"player {p + 1} {color} splay: expected {splay}, got {pl['board'][color]['splay']}")
         for key in ("hand_count", "score_count"):
@@ -326,9 +486,23 @@ def compare(engine: Engine, expect: dict, events: list[dict]) -> list[str]:
         if zone in expect and Counter(names(st[zone])) != Counter(expect[zone]):
             fails.append(f"{zone}: expected {sorted(expect[zone])}, got {sorted(names(st[zone]))}")
     for age, want in expect.get("supply_top", {}).items():
-        got = names(st["supply"][str(age)][:len(want)])
-        if got != want:
-            fails.append(f"top of age {age} pile: expected {want}, got {got}")
+        fails += _slice(f"age {age} pile", names(st["supply"].get(str(age), [])), want, "top")
+    for age, want in expect.get("supply_bottom", {}).items():
+        fails += _slice(f"age {age} pile", names(st["supply"].get(str(age), [])), want, "bottom")
+    for age, want in expect.get("supply", {}).items():
+        fails += _slice(f"age {age} pile", names(st["supply"].get(str(age), [])), want, "all")
+    for age in expect.get("empty_ages", []):
+        if st["supply"].get(str(age)):
+            fails.append(f"age {age} pile: expected empty, got {names(st['supply'][str(age)])}")
+    if "standard_achievements" in expect:
+        standard = set((info or {}).get("standard", []))
+        spec = expect["standard_achievements"]
+        got = {"available": [cards.age[c] for c in st["available"]["standard"]],
+               "junk": [cards.age[c] for c in st["junk"] if c in standard]}
+        for where in ("available", "junk"):
+            if where in spec and Counter(got[where]) != Counter(spec[where]):
+                fails.append(f"standard achievements {where}: expected ages {sorted(spec[where])}, "
+                             f"got {sorted(got[where])}")
     if "junk_specials" in expect and Counter(st["junk_special"]) != Counter(expect["junk_specials"]):
         fails.append(f"special achievements in the junk: expected {sorted(expect['junk_specials'])}, "
                      f"got {sorted(st['junk_special'])}")
@@ -349,6 +523,23 @@ def compare(engine: Engine, expect: dict, events: list[dict]) -> list[str]:
         if any(_event_matches(engine, ev, bad) for ev in events):
             fails.append(f"an event matching {bad} happened")
     return fails
+
+
+def _slice(label: str, got: list, want, end: str) -> list[str]:
+    """Compare the top or bottom N of a pile (or all of it), in order (a list, top first)
+    or in any order ({any_order: [...]})."""
+    any_order = isinstance(want, dict)
+    cards = want["any_order"] if any_order else want
+    n = len(cards)
+    part = got if end == "all" else got[:n] if end == "top" else got[len(got) - n:] if n else []
+    if end != "all" and len(got) < n:
+        part = got
+    same = Counter(part) == Counter(cards) if any_order else part == cards
+    if same:
+        return []
+    what = {"all": "", "top": f"top {n} of ", "bottom": f"bottom {n} of "}[end]
+    how = " in any order" if any_order else ""
+    return [f"{what}{label}: expected {cards}{how}, got {part}"]
 
 
 def _event_matches(engine: Engine, ev: dict, want: dict) -> bool:

@@ -158,7 +158,7 @@ def check(data: dict, cards) -> None:
             splay = "none" if isinstance(pile, list) else pile.get("splay", "none")
             if splay not in cards.splay_positions:
                 raise Problem(base + ("board", color, "splay"), f"unknown splay {splay!r}")
-    for key in ("supply", "supply_bottom"):
+    for key in ("supply", "supply_bottom", "supply_exact"):
         for age, names in (setup.get(key) or {}).items():
             if str(age) not in ages:
                 raise Problem(("setup", key, age), f"there is no age {age} in edition {data['edition']}")
@@ -181,7 +181,7 @@ def check(data: dict, cards) -> None:
     places += [(("setup", "players", p, "board", c) + (() if isinstance(pile, list) else ("cards",)),
                 pile if isinstance(pile, list) else pile.get("cards"))
                for p, spec in enumerate(setup.get("players", [])) for c, pile in spec.get("board", {}).items()]
-    places += [(("setup", key, age), names) for key in ("supply", "supply_bottom")
+    places += [(("setup", key, age), names) for key in ("supply", "supply_bottom", "supply_exact")
                for age, names in (setup.get(key) or {}).items()]
     places += [(("setup", key), setup.get(key)) for key in ("available", "junk")]
     for at, names in places:
