@@ -35,7 +35,10 @@ class Entry:
     cards: list[str] = field(default_factory=list)
 
     def keywords(self) -> set[str]:
-        return {w for alt in self.syntax for w in re.findall(r'"([^"]+)"', alt)}
+        """The words this construct's syntax writes, with those of named terminals (SELF_EXECUTE)."""
+        words = {w for alt in self.syntax for w in re.findall(r'"([^"]+)"', alt)}
+        terms = named_terminals()
+        return words | {terms[t] for alt in self.syntax for t in re.findall(r"\b[A-Z_]+\b", alt) if t in terms}
 
 
 def _split_alternatives(body: str) -> list[str]:
@@ -83,9 +86,19 @@ def grammar_rules(text: str | None = None) -> list[tuple[str, list[str]]]:
     return [(name, _split_alternatives(body)) for name, body in rules if name]
 
 
+def inline_rules(text: str | None = None) -> set[str]:
+    """Rules written '?name': a node of one child is only a pass-through, not a use."""
+    return set(re.findall(r"^\?([a-z_][a-z0-9_]*)\s*:", text or grammar_text(), re.M))
+
+
 @functools.cache
-def entries() -> dict[str, Entry]:
-    notes = json.loads((DATA / "constructs.json").read_text(encoding="utf-8"))
+def named_terminals() -> dict[str, str]:
+    """Terminals the grammar defines as one fixed word: name -> the word."""
+    return dict(re.findall(r'^([A-Z_]+)(?:\.\d+)?\s*:\s*"([^"]+)"\s*$', grammar_text(), re.M))
+
+
+@functools.cache
+def _syntax_entries() -> dict[str, Entry]:
     out: dict[str, Entry] = {}
     for rule, alts in grammar_rules():
         for alt in alts:
@@ -94,21 +107,35 @@ def entries() -> dict[str, Entry]:
             e = out.setdefault(name, Entry(name, rule, []))
             if syntax not in e.syntax:
                 e.syntax.append(syntax)
-    for name, e in out.items():
-        note = notes.get(name)
-        if note:
-            e.meaning, e.example = note[0], note[1]
-    for name, (card, line, cards) in _usage().items():
-        if name in out:
-            out[name].real, out[name].cards = (card, line), cards
     return out
 
 
 @functools.cache
-def _usage() -> dict[str, tuple[str, str, list[str]]]:
-    """construct -> (a card using it, its shortest source line that does, every card using it)."""
+def entries() -> dict[str, Entry]:
+    import copy
+    notes = json.loads((DATA / "constructs.json").read_text(encoding="utf-8"))
+    out = copy.deepcopy(_syntax_entries())
+    for name, e in out.items():
+        note = notes.get(name)
+        if note:
+            e.meaning, e.example = note[0], note[1]
+    first_rule = grammar_rules()[0][0]
+    for name, (lines, cards) in _usage().items():
+        if name in out and name != first_rule:      # the whole file: its notes show it better
+            out[name].real, out[name].cards = _pick_line(lines, out[name].keywords()), cards
+        elif name in out:
+            out[name].cards = cards
+    return out
+
+
+@functools.cache
+def _usage() -> dict[str, tuple[list, list[str]]]:
+    """construct -> ([(length, card, source line) of its uses], every card using it)."""
     from innoscript.editions import available_editions, load_edition
+    from lark import Tree
     parser = lark_parser()
+    inline = inline_rules()
+    passing = {n for n, e in _syntax_entries().items() if e.rule in inline}
     seen: dict[str, list] = {}
     for ed_name in available_editions():
         ed = load_edition(ed_name)
@@ -122,16 +149,25 @@ def _usage() -> dict[str, tuple[str, str, list[str]]]:
             lines = src.text.splitlines()
             label = f"{src.name} ({ed_name})"
             for sub in tree.iter_subtrees():
-                if sub.meta.empty:
+                if sub.meta.empty or (str(sub.data) in passing and len(sub.children) == 1
+                                      and isinstance(sub.children[0], Tree)):
                     continue
-                line = lines[sub.meta.line - 1].strip() if sub.meta.line <= len(lines) else ""
-                item = seen.setdefault(str(sub.data), [None, []])
+                item = seen.setdefault(str(sub.data), [[], []])
                 if label not in item[1]:
                     item[1].append(label)
-                if line and (item[0] is None or (len(line), label) < (len(item[0][1]), item[0][0])) \
-                        and not line.startswith(("card ", "}")):
-                    item[0] = (label, line)
-    return {k: (v[0][0], v[0][1], sorted(v[1])) if v[0] else ("", "", sorted(v[1])) for k, v in seen.items()}
+                line = lines[sub.meta.line - 1].strip() if sub.meta.line <= len(lines) else ""
+                if line and not line.startswith(("card ", "}", "#")):
+                    item[0].append((len(line), label, line))
+    return {k: (sorted(set(v[0])), sorted(v[1])) for k, v in seen.items()}
+
+
+def _pick_line(candidates: list, keywords: set[str]):
+    """The shortest line that writes one of the construct's words (else the shortest line)."""
+    def writes(line):
+        return any(re.search(rf"(?<![\w-]){re.escape(k)}(?![\w-])", line) for k in keywords)
+    good = [c for c in candidates if writes(c[2])] if keywords else candidates
+    best = (good or candidates or [None])[0]
+    return (best[1], best[2]) if best else None
 
 
 def groups() -> list[tuple[str, str, list[Entry]]]:

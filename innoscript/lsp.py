@@ -1,10 +1,13 @@
 """The InnoScript language server (``innoscript lsp``), built on the compiler.
 
-Diagnostics as you type (the compiler's own positioned errors, with their
-codes and hints), hover (a card's rendered text; builtins, icons and colours
-explained), and completion of keywords, icons, colours, zones, builtins and
-card names.  The edition is the one whose folder holds the file (3e outside
-any edition folder).
+Diagnostics as you type (the compiler's own positioned errors and warnings,
+with their codes and hints); hover (a card's rendered text; every keyword with
+its language-reference entry; builtins, icons and colours explained);
+completion of what the parser can accept at the cursor (Lark's interactive
+parser: keywords it accepts there, and for a name the bound names, colours,
+icons and builtins; card names in quotes); go-to-definition of names bound
+with 'as', 'let', 'choose', 'each' and effect parameters.  The edition is the
+one whose folder holds the file (3e outside any edition folder).
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from pygls.uris import to_fs_path
 from innoscript import __version__
 from innoscript.builtins import BUILTINS
 from innoscript.compiler.bundle import compile_card, parse_card, vocabulary
-from innoscript.compiler.parser import all_keywords
+from innoscript.compiler.parser import all_keywords, lark_parser
 from innoscript.compiler.render import render_text
 from innoscript.diagnostics import CompileError
 from innoscript.editions import edition_for_path, load_edition
@@ -44,13 +47,15 @@ def edition_of(uri: str):
 
 
 def diagnostics_for(text: str, uri: str) -> list[T.Diagnostic]:
+    from innoscript.compiler.resolver import warnings
     _, vocab = edition_of(uri)
     try:
-        compile_card(text, uri, vocab)
-        return []
+        found = warnings(compile_card(text, uri, vocab).ast, uri)
     except CompileError as err:
+        found = err.diagnostics
+    if True:
         out = []
-        for d in err.diagnostics:
+        for d in found:
             line, col = max(d.pos.line - 1, 0), max(d.pos.column - 1, 0)
             end_line = max((d.pos.end_line or d.pos.line) - 1, line)
             end_col = max((d.pos.end_column or d.pos.column + 1) - 1, col + 1) if end_line == line else \
@@ -58,7 +63,9 @@ def diagnostics_for(text: str, uri: str) -> list[T.Diagnostic]:
             msg = d.message + (f"\n{d.hint}" if d.hint else "")
             out.append(T.Diagnostic(range=T.Range(start=T.Position(line=line, character=col),
                                                   end=T.Position(line=end_line, character=end_col)),
-                                    message=msg, severity=T.DiagnosticSeverity.Error, code=d.code,
+                                    message=msg, code=d.code,
+                                    severity=T.DiagnosticSeverity.Warning if d.severity == "warning"
+                                    else T.DiagnosticSeverity.Error,
                                     source="innoscript"))
         return out
 
@@ -102,7 +109,7 @@ def hover_text(text: str, uri: str, line: int, character: int) -> str | None:
             except CompileError:
                 return f"**{name}**: (this card does not compile yet)"
             return "```\n" + render_text(card) + "\n```"
-    for m in re.finditer(r"[a-z_][a-z0-9_]*", row):
+    for m in re.finditer(r"[a-z_][a-z0-9_-]*", row):
         if m.start() <= character <= m.end():
             word = m.group(0)
             if word in BUILTINS:
@@ -112,8 +119,56 @@ def hover_text(text: str, uri: str, line: int, character: int) -> str | None:
                 return f"icon `{word}`"
             if word in vocab.colors:
                 return f"colour `{word}`"
+            if word in all_keywords():
+                return keyword_hover(word)
             return None
     return None
+
+
+def keyword_hover(word: str) -> str | None:
+    """A keyword's language-reference entries: meaning, syntax and an example."""
+    from innoscript.compiler.reference import entry_for_keyword, group_of
+    found = entry_for_keyword(word)
+    if not found:
+        return None
+    parts = []
+    for e in found[:2]:
+        example = e.real[1] if e.real and e.real[1] else e.example
+        syntax = "\n".join(e.syntax[:6]) + ("\n..." if len(e.syntax) > 6 else "")
+        parts.append(f"**{word}** — {e.meaning} ({group_of(e.name)}: `{e.name}`)\n\n```\n{syntax}\n```\n\n"
+                     f"Example: `{example}`")
+    return "\n\n---\n\n".join(parts)
+
+
+_BINDING = r"(?:\bas\s+({w})\b|\blet\s+({w})\s*=|\brecord\s+({w})\s*=|\beach\s+({w})\s+in\b|[(,]\s*({w})\s*=)"
+
+
+def definition_range(text: str, line: int, character: int):
+    """Where the name under the cursor is bound: the nearest binding before it, else the first after it."""
+    lines = text.splitlines()
+    if line >= len(lines):
+        return None
+    word = next((m for m in re.finditer(r"[a-z_][a-z0-9_]*", lines[line]) if m.start() <= character <= m.end()), None)
+    if word is None or word.group(0) in all_keywords():
+        return None
+    offset = sum(len(r) + 1 for r in lines[:line]) + word.start()
+    pattern = re.compile(_BINDING.format(w=re.escape(word.group(0))))
+    code = re.sub(r"#[^\n]*|\"[^\"\n]*\"", lambda m: " " * len(m.group(0)), text)
+    hits = [(m.start(g), m.end(g)) for m in pattern.finditer(code) for g in range(1, 6) if m.group(g)]
+    if not hits:
+        return None
+    before = [h for h in hits if h[0] <= offset]
+    start, end = before[-1] if before else hits[0]
+    sl = text.count("\n", 0, start)
+    sc = start - (text.rfind("\n", 0, start) + 1)
+    return T.Range(start=T.Position(line=sl, character=sc), end=T.Position(line=sl, character=sc + end - start))
+
+
+@server.feature(T.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: LanguageServer, params: T.DefinitionParams):
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    r = definition_range(doc.source, params.position.line, params.position.character)
+    return T.Location(uri=params.text_document.uri, range=r) if r else None
 
 
 def _header_line(lines: list[str]) -> int:
@@ -132,23 +187,70 @@ def hover(ls: LanguageServer, params: T.HoverParams):
     return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=text))
 
 
-def completion_items(uri: str) -> list[T.CompletionItem]:
+def completion_items(uri: str, text: str | None = None, line: int = 0, character: int = 0) -> list[T.CompletionItem]:
+    """What may come next at the cursor, as far as the parser can tell; everything if the text before is broken."""
     ed, vocab = edition_of(uri)
     K = T.CompletionItemKind
-    items = [T.CompletionItem(label=k, kind=K.Keyword) for k in sorted(all_keywords())]
-    items += [T.CompletionItem(label=i, kind=K.EnumMember, detail="icon") for i in vocab.icons]
-    items += [T.CompletionItem(label=c, kind=K.EnumMember, detail="colour") for c in vocab.colors]
-    items += [T.CompletionItem(label=z, kind=K.Field, detail="zone") for z in ZONES]
-    items += [T.CompletionItem(label=b.name, kind=K.Function, detail=b.doc) for b in BUILTINS.values()]
-    items += [T.CompletionItem(label=f'"{n}"', kind=K.Constant, detail="card") for n in sorted(vocab.card_names)]
-    items += [T.CompletionItem(label=f'"{n}"', kind=K.Constant, detail="special achievement")
-              for n in sorted(vocab.specials)]
+    accepts = _accepted(text, line, character) if text is not None else None
+    names = _bound_names(text) if text is not None else []
+    if accepts is None:
+        words, want_name, want_string = sorted(all_keywords()), True, True
+    else:
+        from innoscript.compiler.reference import named_terminals
+        parser = lark_parser()
+        words = []
+        for t in accepts:
+            try:
+                pat = parser.get_terminal(t).pattern
+            except KeyError:
+                continue
+            if pat.type == "str" and pat.value.replace("-", "").replace("'", "").isalpha():
+                words.append(pat.value)
+        words += [named_terminals()[t] for t in accepts if t in named_terminals() and named_terminals()[t][0].isalpha()]
+        words = sorted(set(words))
+        want_name, want_string = "NAME" in accepts, "STRING" in accepts
+    items = [T.CompletionItem(label=k, kind=K.Keyword, sort_text=f"1{k}") for k in words]
+    if accepts is not None and "LSQB" in accepts:
+        items.append(T.CompletionItem(label="[1]", kind=K.Value, detail="a card of value 1", sort_text="0["))
+    if want_name:
+        items += [T.CompletionItem(label=n, kind=K.Variable, detail="bound in this card", sort_text=f"0{n}")
+                  for n in names]
+        items += [T.CompletionItem(label=i, kind=K.EnumMember, detail="icon", sort_text=f"2{i}") for i in vocab.icons]
+        items += [T.CompletionItem(label=c, kind=K.EnumMember, detail="colour", sort_text=f"2{c}") for c in vocab.colors]
+        items += [T.CompletionItem(label=b.name, kind=K.Function, detail=b.doc, sort_text=f"3{b.name}")
+                  for b in BUILTINS.values()]
+    if accepts is None:
+        items += [T.CompletionItem(label=z, kind=K.Field, detail="zone") for z in ZONES]
+    if want_string:
+        items += [T.CompletionItem(label=f'"{n}"', kind=K.Constant, detail="card") for n in sorted(vocab.card_names)]
+        items += [T.CompletionItem(label=f'"{n}"', kind=K.Constant, detail="special achievement")
+                  for n in sorted(vocab.specials)]
     return items
+
+
+def _accepted(text: str, line: int, character: int) -> set[str] | None:
+    """The terminals the LALR parser accepts after the text before the cursor (the word being typed left out)."""
+    lines = text.splitlines()
+    before = "\n".join(lines[:line] + [lines[line][:character] if line < len(lines) else ""])
+    before = re.sub(r"[a-z_][a-z0-9_-]*$", "", before)
+    try:
+        ip = lark_parser().parse_interactive(before)
+        ip.exhaust_lexer()
+        return set(ip.accepts())
+    except Exception:      # the text before the cursor does not parse: no context to go on
+        return None
+
+
+def _bound_names(text: str) -> list[str]:
+    found = re.findall(_BINDING.format(w=r"[a-z_][a-z0-9_]*"), re.sub(r"#[^\n]*", "", text))
+    return sorted({n for groups in found for n in groups if n})
 
 
 @server.feature(T.TEXT_DOCUMENT_COMPLETION)
 def completion(ls: LanguageServer, params: T.CompletionParams):
-    return T.CompletionList(is_incomplete=False, items=completion_items(params.text_document.uri))
+    doc = ls.workspace.get_text_document(params.text_document.uri)
+    return T.CompletionList(is_incomplete=False, items=completion_items(
+        params.text_document.uri, doc.source, params.position.line, params.position.character))
 
 
 def main() -> None:

@@ -96,4 +96,49 @@ def test_diagnostics_hover_and_completion(client, tmp_path):
     comp = client.request("textDocument/completion", {"textDocument": {"uri": uri},
                                                       "position": {"line": 8, "character": 4}})
     labels = {i["label"] for i in comp["result"]["items"]}
-    assert {"draw", "castle", "red", "your hand", '"Archery"', "count"} <= labels
+    # at the start of a statement: what can start one, not the whole vocabulary
+    assert {"draw", "score", "if", "drawn", "count"} <= labels
+    assert not {'"Archery"', "age", "dogma", "wins", "and"} & labels
+
+    hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 8, "character": 6}})
+    assert "draw_stmt" in hover["result"]["contents"]["value"]
+    where = client.request("textDocument/definition", {"textDocument": {"uri": uri},
+                                                       "position": {"line": 9, "character": 9}})
+    assert where["result"]["range"]["start"] == {"line": 8, "character": 27}
+
+
+HEAD = 'card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\neffect {\n'
+
+
+def labels_at(text):
+    from innoscript import lsp
+    line = text.count("\n")
+    return {i.label for i in lsp.completion_items("file:///x.inno", text + "\n}\n", line, len(text.split("\n")[-1]))}
+
+
+def test_completion_follows_what_the_parser_accepts():
+    assert labels_at(HEAD + "    draw ") == {"and", "[1]"}
+    assert {"left", "right", "up", "aslant"} == labels_at(HEAD + "    splay red ") & {"left", "right", "up", "aslant", "draw"}
+    after_other_than = labels_at(HEAD + "    return a top card other than ")
+    assert '"Archery"' in after_other_than and "draw" not in after_other_than
+    bound = labels_at(HEAD + "    draw [1] as fresh\n    score ")
+    assert "fresh" in bound and "your" in bound and "draw" not in bound
+    assert "draw" in labels_at(HEAD + "    draw ] [1]\n    ")      # broken text before: everything
+
+
+def test_hover_on_every_keyword_shows_its_reference_entry():
+    from innoscript import lsp
+    from innoscript.compiler.parser import all_keywords
+    for word in sorted(all_keywords()):
+        text = lsp.hover_text(f"    {word}\n", "file:///x.inno", 0, 5)
+        assert text and word in text and "`" in text, f"no reference entry on hover for {word!r}"
+
+
+def test_definition_of_bound_names():
+    from innoscript import lsp
+    text = HEAD + "    choose color as c\n    each x in colors(your board) {\n        splay x left\n    }\n    splay c up\n}\n"
+    r = lsp.definition_range(text, 11, 10)
+    assert (r.start.line, r.start.character) == (7, 20)
+    r = lsp.definition_range(text, 9, 14)
+    assert (r.start.line, r.start.character) == (8, 9)
+    assert lsp.definition_range(text, 11, 6) is None        # a keyword
