@@ -261,6 +261,16 @@ def cmd_cards(args) -> int:
     return 0
 
 
+def _options(args, players: int):
+    """The --options of a command, checked; None (after saying why) when they are wrong."""
+    from innoscript.runtime.options import OptionsError, normalise, parse
+    try:
+        return normalise(parse(args.options), players)
+    except (OptionsError, OSError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return None
+
+
 def cmd_simulate(args) -> int:
     from innoscript.compiler.bundle import load_bundle
     from innoscript.diagnostics import CompileError
@@ -278,6 +288,9 @@ def cmd_simulate(args) -> int:
     if bad or len(bots) > args.players:
         print(f"error: --bots takes up to {args.players} of: {', '.join(BOTS)}", file=sys.stderr)
         return 2
+    options = _options(args, args.players)
+    if options is None:
+        return 2
     console = Console(stderr=True, highlight=False)
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()]
     with Progress(*columns, console=console, disable=args.format == "json" or not console.is_terminal) as bar:
@@ -285,7 +298,7 @@ def cmd_simulate(args) -> int:
         try:
             records = S.run(bundle["edition"], args.players, args.games, args.seed, args.jobs or None,
                             progress=lambda: bar.advance(task), bots=bots, backend=args.backend,
-                            address=args.address)
+                            address=args.address, options=options)
         except RuntimeError as err:
             print(f"error: {err}", file=sys.stderr)
             return 1
@@ -341,17 +354,21 @@ def cmd_soak(args) -> int:
     console = Console(stderr=True, highlight=False)
     results = []
     counts = [int(n) for n in args.players.split(",")]
+    checked = [_options(args, n) for n in counts]
+    if any(o is None for o in checked):
+        return 2
     with Progress(console=console, disable=args.format == "json" or not console.is_terminal) as bar:
-        for n in counts:
+        for n, options in zip(counts, checked):
             task = bar.add_task(f"{args.edition}, {n} players", total=args.games)
             results.append(soak(args.edition, n, args.games, args.seed, args.jobs or None,
-                                progress=lambda: bar.advance(task)))
+                                progress=lambda: bar.advance(task), options=options))
     if args.format == "json":
         print(json.dumps(results, indent=2))
     else:
         out = Console(highlight=False)
         for r in results:
-            out.print(f"{r['edition']} {r['players']} players: games {r['games']}, actions {r['actions']}, "
+            opts = "".join(f", {k} {v}" for k, v in r.get("options", {}).items() if v not in ("none", False))
+            out.print(f"{r['edition']} {r['players']} players{opts}: games {r['games']}, actions {r['actions']}, "
                       f"decisions {r['decisions']}, violations {r['violations']}, errors {r['errors']}")
             for s in r["samples"]:
                 out.print(f"   [red]{s}[/red]")
@@ -567,7 +584,10 @@ def cmd_serve(args) -> int:
 def cmd_play(args) -> int:
     from innoscript.runtime.terminal import play
     seats = [s.strip() for s in args.bots.split(",")] if args.bots else []   # checked by play: human or a bot
-    return play(args.edition, args.players, seats, args.seed, args.load)
+    options = _options(args, args.players) if not args.load else {}
+    if options is None:
+        return 2
+    return play(args.edition, args.players, seats, args.seed, args.load, options=options)
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -594,6 +614,8 @@ def _sub(sub, name: str, help: str, examples: list[tuple[str, str]]):
 
 
 FORMAT_HELP = "output format: text for people, json for scripts"
+OPTIONS_HELP = ("table options as a JSON object or a JSON file (docs/options.md), e.g. "
+                "'{\"teams\": \"1+3\", \"extra_achievement\": true}' (default: none, a classic game)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -676,12 +698,15 @@ def build_parser() -> argparse.ArgumentParser:
     c = _sub(sub, "play", "play in the terminal, hot-seat or against bots", [
         ("innoscript play", "two players at one terminal"),
         ("innoscript play --players 3 --bots human,random,random", "you against two bots"),
-        ("innoscript play --load saved.json", "resume a saved game")])
+        ("innoscript play --load saved.json", "resume a saved game"),
+        ('innoscript play --players 4 --bots human,random,random,random --options \'{"teams": "1+3"}\'',
+         "2 vs 2, you and player 3 against two bots")])
     c.add_argument("--edition", default="3e", help="edition name")
     c.add_argument("--players", type=int, default=2, help="number of players")
     c.add_argument("--bots", help="per seat, comma-separated: human or a bot (random, greedy; default: everyone human)")
     c.add_argument("--seed", type=int, default=0, help="random seed: the same seed deals the same game")
     c.add_argument("--load", metavar="FILE", help="resume a game saved with the 'save FILE' command (default: a new game)")
+    c.add_argument("--options", metavar="JSON", help=OPTIONS_HELP)
     c.set_defaults(func=cmd_play)
 
     c = _sub(sub, "serve", "serve the JSON protocol (stdio or WebSocket), games kept in SQLite", [
@@ -715,7 +740,8 @@ def build_parser() -> argparse.ArgumentParser:
     c = _sub(sub, "simulate", "play seeded random games and summarise them", [
         ("innoscript simulate --games 100", "100 two-player 3rd-edition games"),
         ("innoscript simulate --edition 4e --players 3 --bots greedy,random,random", "a greedy bot against two random"),
-        ("innoscript simulate --games 1000 --plots plots/ --out games.jsonl", "charts and one record per game")])
+        ("innoscript simulate --games 1000 --plots plots/ --out games.jsonl", "charts and one record per game"),
+        ('innoscript simulate --players 4 --options \'{"teams": "random"}\'', "2 vs 2 team games")])
     c.add_argument("--edition", default="3e", help="edition name")
     c.add_argument("--players", type=int, default=2, help="players per game")
     c.add_argument("--games", type=int, default=100, help="number of games")
@@ -727,17 +753,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")
     c.add_argument("--plots", metavar="FOLDER", help="write PNG charts of the summary into this folder (default: none)")
     c.add_argument("--out", metavar="FILE", help="write one JSON record per game to this file (default: none)")
+    c.add_argument("--options", metavar="JSON", help=OPTIONS_HELP)
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_simulate)
 
     c = _sub(sub, "soak", "seeded random games in checked mode: invariants after every answer", [
         ("innoscript soak --games 100", "100 checked two-player games"),
-        ("innoscript soak --edition 4e --players 2,3,4,5 --format json", "every player count, as JSON")])
+        ("innoscript soak --edition 4e --players 2,3,4,5 --format json", "every player count, as JSON"),
+        ('innoscript soak --players 4 --options \'{"teams": "1+2"}\'', "checked 2 vs 2 games, players 1 and 2 partners")])
     c.add_argument("--edition", default="3e", help="edition name")
     c.add_argument("--players", default="2", help="player counts, comma-separated (e.g. 2,3,4)")
     c.add_argument("--games", type=int, default=100, help="games per player count")
     c.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed + i")
     c.add_argument("--jobs", type=int, default=0, help="worker processes (default: 0, all cores)")
+    c.add_argument("--options", metavar="JSON", help=OPTIONS_HELP)
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_soak)
 

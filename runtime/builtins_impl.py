@@ -5,6 +5,7 @@ test checks that every builtin of the table has an implementation here.
 """
 from __future__ import annotations
 
+from . import teams
 from .state import is_top, locate, points
 
 
@@ -120,7 +121,7 @@ def _points(e, f, p):
 
 
 def _achievements(e, f, p):
-    return len(e.state["players"][p]["achievements"]) if p is not None else 0
+    return teams.achievement_count(e.state, p) if p is not None else 0   # a team's are pooled
 
 
 def _demand_effects(e, f, cs):

@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 import random
 
-from . import readsets, vm
+from . import readsets, teams, vm
+from .options import normalise as normalise_options
 from .state import (Cards, GameOver, bump, draw_age, highest_top_value, locate, new_state, place, points,
                     remove_from_anywhere, top_cards, icon_count)
 
@@ -78,13 +79,15 @@ class Engine:
     # ------------------------------------------------------------ creation
     @classmethod
     def new_game(cls, bundle: dict, players: int = 2, seed: int = 0, names: list[str] | None = None,
-                 secret: str | None = None) -> "Engine":
+                 secret: str | None = None, options: dict | None = None) -> "Engine":
         m = bundle["manifest"]
         if not m["players"]["min"] <= players <= m["players"]["max"]:
             raise ValueError(f"this edition is for {m['players']['min']}-{m['players']['max']} players, not {players}")
+        options = normalise_options(options, players)
         names = names or [f"Player {i + 1}" for i in range(players)]
         cards = Cards(bundle)
-        state = new_state(cards, names, seed, secret)
+        state = new_state(cards, names, seed, secret, options)
+        state.update(teams.setup(options, seed))
         rng = random.Random(seed)
         for age in cards.ages:
             pile = [c["id"] for c in cards.cards if c["age"] == age]
@@ -383,10 +386,11 @@ class Engine:
 
     def players_from(self, p: int, include_self: bool) -> list[int]:
         """Players still in the game in turn order from p's left (p itself last when included)."""
-        pls = self.state["players"]
-        n = len(pls)
-        order = [(p + i) % n for i in range(1, n) if not pls[(p + i) % n].get("eliminated")]
-        return order + [p] if include_self else order
+        return teams.players_from(self.state, p, include_self)
+
+    def opponents(self, p: int) -> list[int]:
+        """Players of the other teams (every other player in a classic game), in turn order."""
+        return teams.opponents(self.state, p)
 
     def adjacent(self, p: int, q: int) -> bool:
         """Neighbours at the table (eliminated players are skipped)."""
@@ -410,8 +414,8 @@ class Engine:
                 prelude.append(["pay", p])
             has_demand = self.cards.has_demand[cid]
             for q in self.players_from(p, False):
-                if self.adjacent(p, q):
-                    continue
+                if self.adjacent(p, q) or teams.same_team(st, p, q):
+                    continue   # a partner shares and is never demanded by the team rules, with no cost
                 if counts[q] >= counts[p]:
                     prelude.append(["share", q])
                 elif has_demand and st["players"][q]["hand"]:
@@ -457,13 +461,14 @@ class Engine:
             items = []
             for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
                 if chunk["kind"] == "demand":
-                    items += [[cid, e, q, p, False] for q in self.players_from(p, False)
+                    items += [[cid, e, q, p, False] for q in self.opponents(p)
                               if counts[q] < counts[p] and q not in out]
                 elif chunk["kind"] == "compel":
-                    items += [[cid, e, q, p, False] for q in self.players_from(p, False)
+                    items += [[cid, e, q, p, False] for q in self.opponents(p)
                               if counts[q] >= counts[p] and q not in out]
                 else:
-                    items += [[cid, e, q, p, q != p] for q in self.players_from(p, True)
+                    # a partner shares, but only an opponent's sharing earns the sharing bonus
+                    items += [[cid, e, q, p, not teams.same_team(st, p, q)] for q in self.players_from(p, True)
                               if counts[q] >= counts[p] and q not in out]
             d["stack"].append({"work": items})
 
@@ -545,7 +550,7 @@ class Engine:
             if chunk["kind"] == "non_demand":
                 items.append([cid, e, you, you, False])
             elif kind == "super-execute" and chunk["kind"] == "demand":
-                items += [[cid, e, q, you, False] for q in self.players_from(you, False)]
+                items += [[cid, e, q, you, False] for q in self.opponents(you)]
         self.emit("execute", player=you, card=cid, kind=kind)
         self.state["dogma"]["stack"].append({"work": items, "depth": depth})
 
@@ -917,23 +922,28 @@ class Engine:
         if self.rule("achievement_win_check") == "end_of_action" and not final:
             return
         st = self.state
-        need = self.cards.manifest["achievements_to_win"][str(len(st["players"]))]
+        need = teams.achievements_needed(self.cards.manifest, st)
         active = st["turn"]["active"]
         order = self.players_from(active, False) + ([active] if not st["players"][active].get("eliminated") else [])
         if not final:
             order = [active] + order[:-1] if active in order else order
-        reached = [p for p in order if len(st["players"][p]["achievements"]) >= need]
+        count = {p: teams.achievement_count(st, p) for p in order}   # a team's achievements are pooled
+        reached = [p for p in order if count[p] >= need]
         if reached:
-            most = max(len(st["players"][p]["achievements"]) for p in reached)
-            self.win([next(p for p in reached if len(st["players"][p]["achievements"]) == most)], "achievements")
+            most = max(count[p] for p in reached)
+            self.win([next(p for p in reached if count[p] == most)], "achievements")
 
     def win(self, players: list[int], reason: str, card: str | None = None):
-        self.state["result"] = {"winners": sorted(players), "reason": reason, "card": card}
-        self.emit("game_over", winners=sorted(players), reason=reason, card=card)
+        """These players win, with their partners ("you win" is the team's)."""
+        players = teams.winners(self.state, players)
+        self.state["result"] = {"winners": players, "reason": reason, "card": card}
+        self.emit("game_over", winners=players, reason=reason, card=card)
         raise GameOver()
 
     def lose(self, p: int, card: str | None = None):
         st = self.state
+        if teams.has_teams(st):   # "you lose" is the team's: the other team wins
+            self.win(self.opponents(p), "effect", card)
         alive = [q for q in range(len(st["players"])) if not st["players"][q].get("eliminated") and q != p]
         if len(alive) == 1:
             self.win(alive, "effect", card)
@@ -954,12 +964,13 @@ class Engine:
         self.emit("eliminated", player=p, card=card)
 
     def end_by_score(self):
+        """The greatest (team) score wins; a tie goes to more (pooled) achievements, then it is a draw."""
         st = self.state
-        n = len(st["players"])
-        scores = [points(self.cards, st, p) for p in range(n)]
+        sides = [t[0] for t in teams.teams_of(st)]
+        scores = [teams.team_points(self.cards, st, p) for p in sides]
         best = max(scores)
-        tied = [p for p in range(n) if scores[p] == best]
+        tied = [p for p, s in zip(sides, scores) if s == best]
         if len(tied) > 1:
-            ach = [len(st["players"][p]["achievements"]) for p in tied]
+            ach = [teams.achievement_count(st, p) for p in tied]
             tied = [p for p, a in zip(tied, ach) if a == max(ach)]
         self.win(tied, "score")

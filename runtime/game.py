@@ -22,10 +22,11 @@ import jsonschema
 from innoscript.compiler.bundle import load_bundle
 from innoscript.editions import schema
 from .engine import Engine, IllegalAnswer
+from .options import OptionsError, normalise as normalise_options
 from .state import Cards
 from .vm import RuntimeFault
 
-__all__ = ["Game", "IllegalAnswer", "BadSave", "RuntimeFault"]
+__all__ = ["Game", "IllegalAnswer", "BadSave", "RuntimeFault", "OptionsError"]
 
 
 class BadSave(Exception):
@@ -44,8 +45,10 @@ class Game:
     # ------------------------------------------------------------ creation
     @classmethod
     def new(cls, edition: str = "3e", players: int = 2, seed: int = 0, names: list[str] | None = None,
-            bundle: dict | None = None, secret: str | None = None, fast: bool = False) -> "Game":
-        return cls(Engine.new_game(bundle or load_bundle(edition), players, seed, names, secret), fast)
+            bundle: dict | None = None, secret: str | None = None, fast: bool = False,
+            options: dict | None = None) -> "Game":
+        """options: the table options (runtime/options.py); OptionsError for a bad one."""
+        return cls(Engine.new_game(bundle or load_bundle(edition), players, seed, names, secret, options), fast)
 
     @classmethod
     def load(cls, data: str | dict, bundle: dict | None = None) -> "Game":
@@ -68,6 +71,7 @@ class Game:
                           "load it with the bundle it was saved with")
         cards = Cards(bundle)
         check_cards(cards, data)
+        check_options(data)
         state = json.loads(json.dumps(data))
         for pl in state["players"]:  # iteration order is rules order (colour order), whatever the file's order
             pl["board"] = {c: pl["board"][c] for c in cards.colors}
@@ -184,3 +188,22 @@ def check_cards(cards: Cards, state: dict) -> None:
                 raise BadSave(f"saved game: player {p} {color} pile has unknown splay {pile['splay']!r}")
             if any(cards.color[c] != color for c in pile["cards"]):
                 raise BadSave(f"saved game: player {p} {color} pile holds a card of another colour")
+
+
+def check_options(state: dict) -> None:
+    """The saved options fit the schema and the player count; teams and seating match them."""
+    n = len(state["players"])
+    try:
+        options = normalise_options(state.get("options", {}), n)
+    except OptionsError as err:
+        raise BadSave(f"saved game: {err}") from None
+    if options["teams"] == "none":
+        if state.get("teams"):
+            raise BadSave("saved game: teams are given but the options have none")
+        return
+    t = state.get("teams") or []
+    if sorted(p for team in t for p in team) != list(range(n)):
+        raise BadSave("saved game: teams: team play needs two teams holding players 0-3 once each")
+    seats = state.get("seating") or []
+    if sorted(seats) != list(range(n)) or any(seats.index(a) % 2 != seats.index(b) % 2 for a, b in t):
+        raise BadSave("saved game: seating: partners must sit across from each other")

@@ -5,13 +5,16 @@
 - a pile of 0 or 1 card is unsplayed; splays are the edition's;
 - a player's points equal the total value of their score pile;
 - the pending decision belongs to a player still in the game, and its options are not empty;
-- the game ends within a bound of turns.
+- the game ends within a bound of turns;
+- teams (``team_violations``): nobody is demanded by their partner, pooled
+  achievement counts are each team's total, no team has enough to win while
+  play goes on, winners are whole teams, and partners sit across.
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from . import builtins_impl
+from . import builtins_impl, teams
 from .state import board_cards, icon_count, points
 
 MAX_TURNS = 2000
@@ -63,4 +66,42 @@ def violations(engine) -> list[str]:
             out.append(f"a {pending['kind']} decision with no options")
     if st["turn"]["number"] > MAX_TURNS:
         out.append(f"the game has gone past {MAX_TURNS} turns")
+    return out + team_violations(engine)
+
+
+def team_violations(engine) -> list[str]:
+    """The team rules' invariants (each player is a team of one in a classic game)."""
+    cards, st = engine.cards, engine.state
+    out: list[str] = []
+    d = st.get("dogma")
+    if d:
+        demands = [(f["you"], f["me"]) for f in d["stack"] if f.get("kind") in ("demand", "compel")]
+        for item in (w for f in d["stack"] for w in f.get("work", [])):
+            cid, e, you, me = item[:4]
+            if cards.cards[cid]["effects"][e]["kind"] in ("demand", "compel"):
+                demands.append((you, me))
+        for you, me in demands:
+            if teams.same_team(st, you, me):
+                out.append(f"player {you} is demanded by {'their partner' if you != me else 'themself'} {me}")
+    need = teams.achievements_needed(cards.manifest, st)
+    frame = {"you": 0}
+    for t in teams.teams_of(st):
+        total = sum(len(st["players"][p]["achievements"]) for p in t)
+        counted = [builtins_impl.call(engine, frame, "achievements", [p]) for p in t]
+        if any(c != total for c in counted):
+            out.append(f"team {t}: achievements counted {counted}, the team holds {total}")
+        between_actions = st["pending"] is not None and st["pending"]["kind"] == "action"
+        if st["phase"] != "over" and between_actions and total >= need and not any(st["players"][p].get("eliminated") for p in t):
+            out.append(f"team {t} holds {total} achievements (needs {need}) but the game goes on")
+    result = st.get("result")
+    if result and result.get("winners") is not None:
+        if teams.winners(st, result["winners"]) != sorted(result["winners"]):
+            out.append(f"winners {result['winners']} are not whole teams")
+        if result["reason"] == "achievements" and teams.achievement_count(st, result["winners"][0]) < need:
+            out.append(f"winners {result['winners']} won by achievements with fewer than {need}")
+    if teams.has_teams(st):
+        seats = teams.seating(st)
+        for a, b in st["teams"]:
+            if abs(seats.index(a) - seats.index(b)) != 2:
+                out.append(f"partners {a} and {b} do not sit across from each other")
     return out

@@ -376,8 +376,8 @@ class Hub:
             raise ProtocolError("bad_message", f"names: give one name per player ({players}), not {len(names)}")
         try:
             game = Game.new(players=players, seed=msg.get("seed", 0), names=names, bundle=bundle,
-                            secret=secrets.token_hex(16))
-        except ValueError as err:
+                            secret=secrets.token_hex(16), options=msg.get("options"))
+        except ValueError as err:   # OptionsError among them: the message names the option
             raise ProtocolError("bad_message", str(err)) from None
         return self._new_game(conn, msg, game, bundle["edition"], bots)
 

@@ -21,8 +21,9 @@ import yaml
 from innoscript.compiler.bundle import load_bundle
 from innoscript.diagnostics import CompileError
 from innoscript.editions import schema
-from . import scenario_check
+from . import scenario_check, teams
 from .engine import Engine, IllegalAnswer
+from .options import OptionsError, normalise as normalise_options
 from .state import Cards, GameOver, new_state, place, remove_from_anywhere
 from .vm import RuntimeFault
 
@@ -151,7 +152,12 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
     cards = Cards(bundle)
     b = _Builder(cards, path)
     n = data["players"]
-    state = new_state(cards, [f"Player {i + 1}" for i in range(n)], data.get("seed", 0))
+    try:
+        options = normalise_options(data.get("options"), n)
+    except OptionsError as err:
+        raise ScenarioError(f"{path}: {err}") from None
+    state = new_state(cards, [f"Player {i + 1}" for i in range(n)], data.get("seed", 0), options=options)
+    state.update(teams.setup(options, data.get("seed", 0)))
     for age in cards.ages:
         state["supply"][str(age)] = [c["id"] for c in cards.cards if c["age"] == age]
     setup = data.get("setup", {})

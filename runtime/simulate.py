@@ -26,14 +26,15 @@ def _bundle(edition: str) -> dict:
     return _BUNDLE
 
 
-def play_one(edition: str, players: int, seed: int, bots: tuple[str, ...] = (), max_decisions: int = 50_000) -> dict:
+def play_one(edition: str, players: int, seed: int, bots: tuple[str, ...] = (), max_decisions: int = 50_000,
+             options: dict | None = None) -> dict:
     """Play one game with bots at every seat; never raises: an error is part of the record."""
     bundle = _bundle(edition)
     kinds = list(bots) + ["random"] * (players - len(bots))
     record = {"seed": seed, "players": players, "bots": kinds, "winners": None, "reason": None, "turns": 0,
               "actions": 0, "decisions": 0, "dogmas": {}, "users": {}, "error": None}
     try:
-        game = Game.new(edition, players, seed, bundle=bundle, fast=True)
+        game = Game.new(edition, players, seed, bundle=bundle, fast=True, options=options)
         seats = [BOTS[k](seed * 7919 + p * 104729 + players) for p, k in enumerate(kinds)]
         dogmas: Counter = Counter()
         users: dict = defaultdict(set)
@@ -153,8 +154,9 @@ def map_games(work, tasks: list, jobs: int | None = None, progress=None) -> list
 
 
 def run(edition: str, players: int, games: int, seed: int, jobs: int | None = None, progress=None,
-        bots: tuple[str, ...] = (), backend: str = "local", address: str | None = None) -> list[dict]:
-    tasks = [(edition, players, seed + i, tuple(bots)) for i in range(games)]
+        bots: tuple[str, ...] = (), backend: str = "local", address: str | None = None,
+        options: dict | None = None) -> list[dict]:
+    tasks = [(edition, players, seed + i, tuple(bots), 50_000, options) for i in range(games)]
     if backend == "ray":
         return _run_ray(tasks, jobs, progress, address)
     return map_games(_work, tasks, jobs, progress)

@@ -26,11 +26,11 @@ def _bundle(edition):
     return _BUNDLES[edition]
 
 
-def soak_one(edition: str, players: int, seed: int, max_decisions: int = 50_000) -> dict:
+def soak_one(edition: str, players: int, seed: int, max_decisions: int = 50_000, options: dict | None = None) -> dict:
     rec = {"seed": seed, "actions": 0, "decisions": 0, "violations": [], "error": None}
     try:
         bundle = _bundle(edition)
-        game = Game.new(edition, players, seed, bundle=bundle, fast=True)
+        game = Game.new(edition, players, seed, bundle=bundle, fast=True, options=options)
         bots = [RandomBot(seed * 31 + p) for p in range(players)]
         split_at = random.Random(seed).randint(5, 200)
         twin = twin_bots = None
@@ -66,12 +66,14 @@ def _work(args):
     return soak_one(*args)
 
 
-def soak(edition: str, players: int, games: int, seed: int = 0, jobs: int | None = None, progress=None) -> dict:
-    tasks = [(edition, players, seed + i) for i in range(games)]
+def soak(edition: str, players: int, games: int, seed: int = 0, jobs: int | None = None, progress=None,
+         options: dict | None = None) -> dict:
+    """options: the table options every game is created with (runtime/options.py)."""
+    tasks = [(edition, players, seed + i, 50_000, options) for i in range(games)]
     records = map_games(_work, tasks, jobs, progress)
     bad = [r for r in records if r["violations"]]
     errors = [r for r in records if r["error"]]
-    return {"edition": edition, "players": players, "games": len(records),
+    return {"edition": edition, "players": players, "options": options or {}, "games": len(records),
             "actions": sum(r["actions"] for r in records), "decisions": sum(r["decisions"] for r in records),
             "violations": sum(len(r["violations"]) for r in records), "errors": len(errors),
             "samples": [f"seed {r['seed']}: {r['violations'][0]}" for r in bad[:5]] +

@@ -61,7 +61,7 @@ def empty_player(cards: Cards, name: str) -> dict:
             "board": {c: {"cards": [], "splay": "none"} for c in cards.colors}}
 
 
-def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = None) -> dict:
+def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = None, options: dict | None = None) -> dict:
     import hashlib
     return {
         "format": "innoscript-game",
@@ -69,6 +69,7 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
         "edition": cards.bundle["edition"],
         "bundle_hash": cards.bundle["source_hash"],
         "seed": seed,
+        "options": dict(options or {}),   # the table options (runtime/options.py); teams add "teams", "seating"
         # Keys the opaque handles of hidden cards in player views; a server passes a random one.
         "secret": secret or hashlib.sha256(f"innoscript/{seed}".encode()).hexdigest()[:32],
         "players": [empty_player(cards, n) for n in names],

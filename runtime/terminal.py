@@ -310,7 +310,7 @@ class Terminal:
 
 
 def play(edition: str, players: int, seats: list[str], seed: int, load: str | None, console: Console | None = None,
-         input_fn=input) -> int:
+         input_fn=input, options: dict | None = None) -> int:
     con = console or Console(highlight=False)
     if load:
         try:
@@ -322,7 +322,7 @@ def play(edition: str, players: int, seats: list[str], seed: int, load: str | No
             con.print(f"[red]cannot resume {load}: {err}[/red]")
             return 1
     else:
-        game = Game.new(edition=edition, players=players, seed=seed)
+        game = Game.new(edition=edition, players=players, seed=seed, options=options)
     try:
         seats = seat_kinds(list(seats), len(game.state["players"]))
     except ValueError as err:

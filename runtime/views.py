@@ -7,6 +7,9 @@
   special achievements by name.
 - Revealed cards: public while revealed.  Supply piles: counts.  The junk:
   counts and ages.
+- Options and teams: public.  In team play each player names its ``partner``
+  and ``team``; ``teams`` lists both teams with their pooled achievements and
+  combined points, and ``seating`` the turn order.
 - A card a player may not see is never named or numbered in that player's
   view or events: it appears as ``{"hidden": true, "age": N, "ref": TOKEN}``,
   where the token is an opaque per-game handle (an answer may use it).
@@ -17,6 +20,7 @@ import functools
 import hashlib
 import hmac
 
+from . import teams as T
 from .state import Cards, icon_count, points
 
 
@@ -85,6 +89,9 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
                              "count": len(pl["achievements"])},
             "revealed": [card_face(cards, c) for c in pl["revealed"]],
         }
+        if T.has_teams(state):
+            entry["partner"] = T.partners(state, p)[0]
+            entry["team"] = T.team_index(state, p)
         players.append(entry)
     decision = decision_view(cards, state, viewer)
     out = {
@@ -100,6 +107,11 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
                  "special": list(state.get("junk_special", []))},
         "decision": decision,
         "result": state.get("result"),
+        "options": dict(state.get("options") or {}),
+        "teams": ([{"players": t, "achievements": T.achievement_count(state, t[0]),
+                    "points": T.team_points(cards, state, t[0])} for t in state["teams"]]
+                  if T.has_teams(state) else None),
+        "seating": T.seating(state),
     }
     if decision is not None and "options" in decision:
         from .wording import word

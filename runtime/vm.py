@@ -36,7 +36,7 @@ numbers, most frequent first; the rarer instructions call helpers.
 from __future__ import annotations
 
 from innoscript import opcodes as O
-from . import builtins_impl
+from . import builtins_impl, teams
 from .state import (GameOver, board_cards, is_bottom, is_top, locate, pile_icon_count, top_cards)
 
 
@@ -303,8 +303,7 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         cs = _as_list(stack.pop())
         stack.append(bool(cs) and all(cards.color[c] in colors for c in cs))
     elif op == O.PLAYERS:
-        kind = ENUM["players"][ins[1]]
-        stack.append(engine.players_from(frame["you"], include_self=(kind == "all")))
+        stack.append(teams.player_set(state, frame["you"], ENUM["players"][ins[1]]))
     elif op == O.ZONE_GLOBAL:
         kind = ENUM["global_zone"][ins[1]]
         if kind == "junk":
@@ -404,7 +403,7 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
     elif op == O.PICK_SINGLE:
         scores = [_num(s) for s in stack.pop()]
         players = stack.pop()
-        stack.append(_single(players, scores, ENUM["extreme"][ins[1]]))
+        stack.append(teams.single(state, players, scores, ENUM["extreme"][ins[1]], frame["you"]))
     elif op == O.WIN:
         who = stack.pop()
         frame["pc"] = pc + 1
@@ -438,11 +437,3 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
     else:
         raise _fault(cards, frame, chunk, pc, f"opcode {O.OPCODES[op].name} is not implemented by this VM")
     return pc + 1
-
-
-def _single(players, scores, extreme):
-    if not players:
-        return None
-    best = max(scores) if extreme == "most" else min(scores)
-    winners = [p for p, s in zip(players, scores) if s == best]
-    return winners[0] if len(winners) == 1 else None
