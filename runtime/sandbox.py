@@ -101,13 +101,14 @@ def trial(source: str, edition: str, seed: int, answers: int = LIMITS["answers"]
             events += game.apply(answer_for(game, bots[p], p))
     except RuntimeFault as err:
         return log, str(err)
+    stopped = next((e["message"] for e in events if e["type"] == "dogma_stopped"), None)   # an engine budget
     for e in game.events_for(events, 0):   # as the player who used the card saw it
         who = f"player {e['player'] + 1}" if isinstance(e.get("player"), int) else ""
         if isinstance(e.get("card"), dict):
             log.append(f"{who} {e['type']} {card_text(e['card'])}".strip())
         elif e["type"] in ("splay", "special_achievement", "game_over"):
             log.append(f"{who} {e['type']} {e.get('color', '')} {e.get('direction', '')}{e.get('name', '')}".strip())
-    return log, None
+    return log, stopped
 
 
 def run_in_child(source: str, edition: str, seed: int, limits: dict = LIMITS):
