@@ -172,6 +172,8 @@ def cmd_scenario(args) -> int:
     files: list[Path] = []
     for p in args.paths:
         path = Path(p)
+        if not path.exists():
+            raise Misuse(f"no such file or folder: {p}")
         files += sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.json")) if path.is_dir() else [path]
     results = []
     for f in files:
@@ -267,7 +269,7 @@ def _options(args, players: int):
     try:
         return normalise(parse(args.options), players)
     except (OptionsError, OSError) as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"innoscript {args.command}: error: {err}", file=sys.stderr)
         return None
 
 
@@ -279,6 +281,7 @@ def cmd_simulate(args) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    _check_players(args.edition, args.players)
     try:
         bundle = load_bundle(args.edition)
     except CompileError as err:
@@ -286,8 +289,7 @@ def cmd_simulate(args) -> int:
     bots = tuple(b.strip() for b in args.bots.split(",")) if args.bots else ()
     bad = [b for b in bots if b not in BOTS]
     if bad or len(bots) > args.players:
-        print(f"error: --bots takes up to {args.players} of: {', '.join(BOTS)}", file=sys.stderr)
-        return 2
+        raise Misuse(f"--bots takes up to {args.players} of: {', '.join(BOTS)}")
     options = _options(args, args.players)
     if options is None:
         return 2
@@ -353,7 +355,12 @@ def cmd_soak(args) -> int:
 
     console = Console(stderr=True, highlight=False)
     results = []
-    counts = [int(n) for n in args.players.split(",")]
+    try:
+        counts = [int(n) for n in args.players.split(",")]
+    except ValueError:
+        raise Misuse(f"--players: {args.players!r} is not a comma-separated list of numbers") from None
+    for n in counts:
+        _check_players(args.edition, n)
     checked = [_options(args, n) for n in counts]
     if any(o is None for o in checked):
         return 2
@@ -584,10 +591,37 @@ def cmd_serve(args) -> int:
 def cmd_play(args) -> int:
     from innoscript.runtime.terminal import play
     seats = [s.strip() for s in args.bots.split(",")] if args.bots else []   # checked by play: human or a bot
+    if not args.load:
+        _check_players(args.edition, args.players)
     options = _options(args, args.players) if not args.load else {}
     if options is None:
         return 2
     return play(args.edition, args.players, seats, args.seed, args.load, options=options)
+
+
+class Misuse(Exception):
+    """A command used wrongly (a bad value, a missing file): one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one line (what is wrong, and where the help is), exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _int_in(lo: int, hi: int | None = None):
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < lo or (hi is not None and n > hi):
+            raise argparse.ArgumentTypeError(f"{n} is out of range ({lo} to {hi})" if hi is not None
+                                             else f"{n} is less than {lo}")
+        return n
+    parse.__name__ = "number"
+    return parse
 
 
 class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -619,7 +653,7 @@ OPTIONS_HELP = ("table options as a JSON object or a JSON file (docs/options.md)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.",
+    p = _Parser(prog="innoscript", description="InnoScript: compile, check and run Innovation card scripts.",
                                 epilog="examples:\n  innoscript check\n  innoscript render Metalworking\n"
                                        "  innoscript COMMAND --help      options and examples of one command",
                                 formatter_class=_HelpFormatter)
@@ -702,9 +736,9 @@ def build_parser() -> argparse.ArgumentParser:
         ('innoscript play --players 4 --bots human,random,random,random --options \'{"teams": "1+3"}\'',
          "2 vs 2, you and player 3 against two bots")])
     c.add_argument("--edition", default="3e", help="edition name")
-    c.add_argument("--players", type=int, default=2, help="number of players")
+    c.add_argument("--players", type=_int_in(1, 99), default=2, help="number of players")
     c.add_argument("--bots", help="per seat, comma-separated: human or a bot (random, greedy; default: everyone human)")
-    c.add_argument("--seed", type=int, default=0, help="random seed: the same seed deals the same game")
+    c.add_argument("--seed", type=_int_in(0), default=0, help="random seed: the same seed deals the same game")
     c.add_argument("--load", metavar="FILE", help="resume a game saved with the 'save FILE' command (default: a new game)")
     c.add_argument("--options", metavar="JSON", help=OPTIONS_HELP)
     c.set_defaults(func=cmd_play)
@@ -715,7 +749,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript serve --port 9000 --db games.sqlite", "WebSocket on another port and database")])
     c.add_argument("--stdio", action="store_true", help="one JSON message per line on standard input/output")
     c.add_argument("--web", action="store_true", help="also serve the web playground at http://HOST:PORT/")
-    c.add_argument("--port", type=int, default=8765, help="WebSocket port")
+    c.add_argument("--port", type=_int_in(0, 65535), default=8765, help="WebSocket port")
     c.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1, this machine only; any other prints a warning)")
     c.add_argument("--allow-origin", action="append", metavar="ORIGIN",
@@ -743,10 +777,10 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript simulate --games 1000 --plots plots/ --out games.jsonl", "charts and one record per game"),
         ('innoscript simulate --players 4 --options \'{"teams": "random"}\'', "2 vs 2 team games")])
     c.add_argument("--edition", default="3e", help="edition name")
-    c.add_argument("--players", type=int, default=2, help="players per game")
-    c.add_argument("--games", type=int, default=100, help="number of games")
-    c.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed + i")
-    c.add_argument("--jobs", type=int, default=0, help="worker processes (default: 0, all cores)")
+    c.add_argument("--players", type=_int_in(1, 99), default=2, help="players per game")
+    c.add_argument("--games", type=_int_in(1), default=100, help="number of games")
+    c.add_argument("--seed", type=_int_in(0), default=0, help="first seed; game i uses seed + i")
+    c.add_argument("--jobs", type=_int_in(0, 512), default=0, help="worker processes (default: 0, all cores)")
     c.add_argument("--bots", help="bot per seat, comma-separated: random or greedy (default: random)")
     c.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local worker processes, or Ray (optional extra innoscript[ray])")
@@ -763,9 +797,9 @@ def build_parser() -> argparse.ArgumentParser:
         ('innoscript soak --players 4 --options \'{"teams": "1+2"}\'', "checked 2 vs 2 games, players 1 and 2 partners")])
     c.add_argument("--edition", default="3e", help="edition name")
     c.add_argument("--players", default="2", help="player counts, comma-separated (e.g. 2,3,4)")
-    c.add_argument("--games", type=int, default=100, help="games per player count")
-    c.add_argument("--seed", type=int, default=0, help="first seed; game i uses seed + i")
-    c.add_argument("--jobs", type=int, default=0, help="worker processes (default: 0, all cores)")
+    c.add_argument("--games", type=_int_in(1), default=100, help="games per player count")
+    c.add_argument("--seed", type=_int_in(0), default=0, help="first seed; game i uses seed + i")
+    c.add_argument("--jobs", type=_int_in(0, 512), default=0, help="worker processes (default: 0, all cores)")
     c.add_argument("--options", metavar="JSON", help=OPTIONS_HELP)
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_soak)
@@ -804,18 +838,58 @@ def cmd_completion(args) -> int:
     return 0
 
 
+def _check_players(edition: str, n: int) -> None:
+    from innoscript.editions import load_edition
+    m = load_edition(edition).manifest["players"]
+    if not m["min"] <= n <= m["max"]:
+        raise Misuse(f"--players: edition {edition} is for {m['min']} to {m['max']} players, not {n}")
+
+
+def _check_editions(args) -> None:
+    """An unknown edition is a misuse, found before any work (and never a path)."""
+    from innoscript.diagnostics import suggest
+    from innoscript.editions import available_editions, normalise_edition
+    known = available_editions()
+    for opt, dest in (("--edition", "edition"), ("--from", "old"), ("--to", "new")):
+        name = getattr(args, dest, None)
+        if isinstance(name, str) and normalise_edition(name) not in known:
+            hint = suggest(name, known)
+            raise Misuse(f"{opt}: unknown edition {name!r} (known: {', '.join(known)})"
+                         + (f"; did you mean {hint!r}?" if hint else ""))
+
+
+def _one_line(err: BaseException) -> str:
+    if isinstance(err, OSError) and err.strerror:
+        return f"{err.strerror}: {err.filename}" if err.filename else err.strerror
+    text = " ".join(str(err).split()) or type(err).__name__
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
 def main(argv: list[str] | None = None) -> int:
+    import sqlite3
+    from innoscript.diagnostics import CompileError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
+    prog = f"innoscript {args.command}"
     try:
+        _check_editions(args)
         return args.func(args)
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
+    except CompileError as err:
+        return _errors_out(err)
+    except (Misuse, OSError, sqlite3.Error, ValueError) as err:
+        print(f"{prog}: error: {_one_line(err)}", file=sys.stderr)
+        return 2
+    except Exception as err:  # a bug: still one line, never a traceback
+        print(f"{prog}: internal error ({type(err).__name__}): {_one_line(err)}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from .engine import IllegalAnswer
 from .game import BadSave, Game
 from .views import card_catalog
 from .wording import card_name, word
+from .vm import RuntimeFault
 
 COLORS = {"blue": "bright_blue", "red": "red", "green": "green", "yellow": "yellow", "purple": "magenta"}
 GLYPHS = {"crown": ("♛", "yellow"), "leaf": ("❦", "green"), "lightbulb": ("✹", "magenta"), "castle": ("♜", "white"),
@@ -235,6 +236,9 @@ class Terminal:
                 line = self.input("> ").strip()
             except EOFError:
                 return 0
+            except KeyboardInterrupt:
+                self.con.print("\n(interrupted: 'save FILE' keeps the game, 'quit' leaves)")
+                continue
             if not self.command(line, seat, d, view_d["options"], w):
                 return 0
         self.summary()
@@ -253,6 +257,26 @@ class Terminal:
             self.con.print(f"  {pl['name']}: {a['count']} achievements"
                            f"{' (' + ', '.join(a['special']) + ')' if a['special'] else ''}, {pl['points']} points")
 
+    def save(self, path: str) -> bool:
+        """Write the game; a failure is reported and play goes on (the game is still in memory)."""
+        import os
+        text = json.dumps({"game": self.game.to_json(), "seats": self.seats})
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, path)    # never a half-written save over a good one
+        except OSError as err:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            self.con.print(Text(f"cannot save to {path}: {err.strerror or err}; the game goes on, "
+                                "try another file", style="red"))
+            return False
+        self.con.print(f"saved to {path}")
+        return True
+
     def command(self, line: str, seat: int, d: dict, options: list, w: dict | None = None) -> bool:
         game = self.game
         w = w or {}
@@ -268,10 +292,11 @@ class Terminal:
         if words[:1] == ["card"]:
             self.read_card(line.split(None, 1)[1] if len(words) > 1 else "")
             return True
-        if words[:1] == ["save"] and len(words) == 2:
-            with open(words[1], "w", encoding="utf-8") as f:
-                json.dump({"game": game.to_json(), "seats": self.seats}, f)
-            self.con.print(f"saved to {words[1]}")
+        if words[:1] == ["save"]:
+            if len(words) != 2:
+                self.con.print("[red]save FILE: one file name, without spaces[/red]")
+                return True
+            self.save(words[1])
             return True
         if words[:1] == ["undo"]:
             try:
@@ -304,8 +329,8 @@ class Terminal:
             answer = raw[picks[0]]
         try:
             self.note(game.apply(answer, seat), seat)
-        except IllegalAnswer as err:
-            self.con.print(f"[red]{err}[/red]")
+        except (IllegalAnswer, RuntimeFault) as err:    # the answer is undone; the game goes on
+            self.con.print(Text(str(err), style="red"))
         return True
 
 
@@ -316,16 +341,21 @@ def play(edition: str, players: int, seats: list[str], seed: int, load: str | No
         try:
             with open(load, encoding="utf-8") as f:
                 data = json.load(f)
+            if not isinstance(data, dict):
+                raise BadSave("a saved game is a JSON object")
             game = Game.load(data["game"] if "game" in data else data)
             seats = data.get("seats") or seats
-        except (OSError, json.JSONDecodeError, BadSave, KeyError, TypeError) as err:
-            con.print(f"[red]cannot resume {load}: {err}[/red]")
-            return 1
+            if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+                raise BadSave("'seats' is a list of seat kinds")
+        except (OSError, ValueError, BadSave, RecursionError) as err:   # JSONDecodeError is a ValueError
+            msg = f"{err.strerror}: {err.filename}" if isinstance(err, OSError) and err.strerror else str(err)
+            print(f"innoscript play: error: cannot resume {load}: {msg}", file=sys.stderr)
+            return 2
     else:
         game = Game.new(edition=edition, players=players, seed=seed, options=options)
     try:
         seats = seat_kinds(list(seats), len(game.state["players"]))
     except ValueError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"innoscript play: error: {err}", file=sys.stderr)
         return 2
     return Terminal(game, seats, con, seed, input_fn).run()

@@ -67,4 +67,4 @@ def test_dis_and_unknown_card():
 
 def test_unknown_edition():
     r = run("compile", "--edition", "9e")
-    assert r.returncode == 1 and "unknown edition" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "unknown edition" in r.stderr and "Traceback" not in r.stderr
