@@ -600,7 +600,12 @@ def cmd_play(args) -> int:
 
 
 class Misuse(Exception):
-    """A command used wrongly (a bad value, a missing file): one line on stderr, exit status 2."""
+    """A command used wrongly (a bad value, a missing file): one line on stderr, exit status 2.
+    With a code, the line is written like a diagnostic: ``error[E500]: ...``."""
+
+    def __init__(self, message: str, code: str | None = None):
+        self.code = code
+        super().__init__(message)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -854,8 +859,8 @@ def _check_editions(args) -> None:
         name = getattr(args, dest, None)
         if isinstance(name, str) and normalise_edition(name) not in known:
             hint = suggest(name, known)
-            raise Misuse(f"{opt}: unknown edition {name!r} (known: {', '.join(known)})"
-                         + (f"; did you mean {hint!r}?" if hint else ""))
+            raise Misuse(f"unknown edition {name!r} given to {opt} (known: {', '.join(known)})"
+                         + (f"; did you mean {hint!r}?" if hint else ""), "E500")
 
 
 def _one_line(err: BaseException) -> str:
@@ -884,7 +889,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except CompileError as err:
         return _errors_out(err)
-    except (Misuse, OSError, sqlite3.Error, ValueError) as err:
+    except Misuse as err:
+        print(f"error[{err.code}]: {err}" if err.code else f"{prog}: error: {err}", file=sys.stderr)
+        return 2
+    except (OSError, sqlite3.Error, ValueError) as err:
         print(f"{prog}: error: {_one_line(err)}", file=sys.stderr)
         return 2
     except Exception as err:  # a bug: still one line, never a traceback
