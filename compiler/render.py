@@ -45,6 +45,7 @@ class Renderer:
         self.lets, self.binds, self.bind_verbs = {}, {}, {}
         self.last_bind, self.plural = None, {}
         self.in_demand = eff.kind == "demand"
+        self.records = {}
         for p in eff.params:
             self.lets[p.name] = self.expr(p.expr)
         sentences = self.sentences(eff.body)
@@ -100,7 +101,7 @@ class Renderer:
         if isinstance(e, A.Call) and e.fn == "values_of":
             return f"different value of card {self.counted(e.args[0])[len('card '):] if self.counted(e.args[0]).startswith('card ') else 'in ' + self.expr(e.args[0])}"
         if isinstance(e, A.WithIcon):
-            return f"{self.counted(e.base)} {'without' if e.negate else 'with'} a [{e.icon}]"
+            return f"{self.counted(e.base)} {'without' if e.negate else 'with'} {self._a(self.icon_word(e.icon))}"
         if isinstance(e, A.BinOp) and e.op == "-" and isinstance(e.left, A.Call) and e.left.fn == "colors":
             right = self.expr(e.right.args[0]) if isinstance(e.right, A.Call) and e.right.args else self.expr(e.right)
             return f"color present on {self.expr(e.left.args[0])} not present on {right}"
@@ -189,6 +190,10 @@ class Renderer:
         return f"your cards of {self.expr(e)}"
 
     def s_If(self, s: A.If) -> str:
+        c = s.cond
+        if isinstance(c, A.Compare) and c.op == ">" and isinstance(c.right, A.ActionVar) \
+                and any(isinstance(x, A.Record) and x.name == c.right.name and x.expr == c.left for x in s.then):
+            self.records[c.right.name] = "max"     # recorded only when beaten: the most so far
         if isinstance(s.cond, A.YouDo):
             head = "if you do not" if s.cond.negate else "if you do"
         else:
@@ -223,10 +228,10 @@ class Renderer:
         return ""
 
     def s_Record(self, s: A.Record) -> str:
-        return ""  # remembered for the action; read back where it is compared
+        return ""  # remembered for the action; read back where it is compared (see e_ActionVar)
 
     def s_ForEach(self, s: A.ForEach) -> str:
-        self.binds[s.name] = f"that {s.name}"
+        self.binds[s.name] = f"that {self.element(s.iterable)}"
         return f"for each of {self.expr(s.iterable)}, {self.clause(s.body)}"
 
     def s_Repeat(self, s: A.Repeat) -> str:
@@ -328,9 +333,9 @@ class Renderer:
     def filter(self, f: A.Filter) -> str:
         k = f.kind
         if k == "with":
-            return f"with a [{f.icon}]"
+            return f"with {self._a(self.icon_word(f.icon))}"
         if k == "without":
-            return f"without a [{f.icon}]"
+            return f"without {self._a(self.icon_word(f.icon))}"
         if k == "color":
             return f"of {self.color_phrase(f.color)}"
         if k == "noncolor":
@@ -350,6 +355,10 @@ class Renderer:
         if k == "where":
             return f"where {self.cond(f.cond)}"
         return k
+
+    @staticmethod
+    def _a(word: str) -> str:
+        return f"a {word}" if word.startswith("[") else word
 
     def color_phrase(self, e) -> str:
         if isinstance(e, A.Name) and e.name not in self.lets and e.name not in self.binds:
@@ -386,6 +395,10 @@ class Renderer:
 
     def icon(self, e) -> str:
         return f"[{e.name}]" if isinstance(e, A.Name) and e.name not in self.binds else self.expr(e)
+
+    def icon_word(self, name: str) -> str:
+        """An icon written in a filter: '[crown]', or what a bound name stands for ('the chosen icon')."""
+        return self.binds.get(name) or self.lets.get(name) or f"[{name}]"
 
     def cond(self, e) -> str:
         return self.expr(e)
@@ -462,14 +475,22 @@ class Renderer:
     @staticmethod
     def _countable(e) -> bool:
         """A player's own zone or pile: phrased as 'you have N ...'."""
+        if isinstance(e, A.Where) and not e.name and isinstance(e.cond, A.Is) and isinstance(e.cond.what, A.Name) \
+                and isinstance(e.cond.subject, A.Pronoun) and e.cond.subject.who == "it":
+            return Renderer._countable(e.base)
         if isinstance(e, A.Call) and e.fn == "pile":
             return isinstance(e.args[0], A.Pronoun) and e.args[0].who == "you"
         return isinstance(e, A.ZoneExpr) and e.zone.owner is not None and e.zone.owner.kind == "you"
 
     def noun(self, e) -> str:
         """A collection as the thing counted: 'green cards on your board', 'cards in your hand'."""
+        if isinstance(e, A.Where) and self._countable(e):
+            return f"{e.cond.what.name} {self.noun(e.base)}".replace(" top cards", " top cards", 1)
         if isinstance(e, A.Call) and e.fn == "pile" and isinstance(e.args[0], A.Pronoun) and e.args[0].who == "you":
-            return f"{self.expr(e.args[1])} cards on your board"
+            color = e.args[1]
+            if isinstance(color, A.Name) and color.name not in self.lets and color.name not in self.binds:
+                return f"{color.name} cards on your board"
+            return f"cards of {self.expr(color)} on your board"
         if isinstance(e, A.ZoneExpr) and e.zone.owner is not None and e.zone.owner.kind == "you":
             return {"hand": "cards in your hand", "score": "cards in your score pile", "board": "cards on your board",
                     "top": "top cards on your board", "achievements": "achievements"}.get(e.zone.kind, self.expr(e))
@@ -484,6 +505,13 @@ class Renderer:
         return {"you": "your", "I": "my", "they": "their"}.get(w, f"{w}'s")
 
     def e_BinOp(self, e: A.BinOp):
+        if e.op == "and":
+            only = self._only_player(e)
+            if only:
+                return only
+            tops = self._top_cards_anywhere(e)
+            if tops:
+                return tops
         if e.op == "or":
             return f"{self.expr(e.left)} or {self.expr(e.right)}"
         if e.op == "and":
@@ -496,13 +524,103 @@ class Renderer:
             return f"{self.expr(e.left)} divided by {self.expr(e.right)} (rounded down)"
         return f"{self.expr(e.left)} {({'+': 'plus', '-': 'minus', '*': 'times'})[e.op]} {self.expr(e.right)}"
 
+    @staticmethod
+    def _is_pronoun(e, who: str) -> bool:
+        return isinstance(e, A.Pronoun) and e.who == who
+
+    def _each_player(self, q: A.Quantified) -> str | None:
+        """'all other players have (f(them) < f(you))' reads 'you have more ... than each other player'."""
+        c = q.cond
+        if q.kind == "any" and isinstance(c, A.Compare) and c.op in (">", "<") and isinstance(c.left, A.Call) \
+                and isinstance(c.right, A.Call) and c.left.fn == c.right.fn == "points" \
+                and self._is_pronoun(c.left.args[0], "them") and self._is_pronoun(c.right.args[0], "you"):
+            who = {"others": "another player", "opponents": "an opponent", "all": "a player"}[q.players.kind]
+            return f"{who} has a {'higher' if c.op == '>' else 'lower'} score than you"
+        if q.kind != "all" or not isinstance(c, A.Compare):
+            return None
+        who = {"others": "each other player", "opponents": "each opponent", "all": "every player"}[q.players.kind]
+        sides = (c.left, c.right)
+        mine = next((x for x in sides if isinstance(x, A.Call) and x.args and self._is_pronoun(x.args[0], "you")), None)
+        scaled = next((x for x in sides if isinstance(x, A.BinOp) and x.op == "*" and isinstance(x.left, A.Int)
+                       and isinstance(x.right, A.Call) and self._is_pronoun(x.right.args[0], "them")), None)
+        theirs = next((x for x in sides if isinstance(x, A.Call) and x.args and self._is_pronoun(x.args[0], "them")),
+                      scaled.right if scaled else None)
+        if mine is None or theirs is None or mine.fn != theirs.fn or mine.fn not in ("achievements", "points"):
+            return None
+        noun = {"achievements": "achievements", "points": "points"}[mine.fn]
+        op = c.op if c.left is mine else {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(c.op, c.op)
+        if scaled is not None and op == ">=":
+            times = {2: "twice", 3: "three times"}.get(scaled.left.value, f"{number(scaled.left.value)} times")
+            return f"you have at least {times} as many {noun} as {who}"
+        if scaled is None and op in (">", "<"):
+            return f"you have {'more' if op == '>' else 'fewer'} {noun} than {who}"
+        return None
+
+    def _only_player(self, e: A.BinOp) -> str | None:
+        """'count(your Z) == N and no other players have (count(their Z) == N)': you are the only player with N Z."""
+        a, b = e.left, e.right
+        if not (isinstance(a, A.Compare) and isinstance(b, A.Quantified) and b.kind == "no"
+                and b.players.kind in ("others", "opponents") and isinstance(b.cond, A.Compare)):
+            return None
+        x, y = a, b.cond
+        if x.op != y.op or x.right != y.right or not (isinstance(x.left, A.Call) and x.left.fn == "count"
+                                                       and isinstance(y.left, A.Call) and y.left.fn == "count"):
+            return None
+        mine, theirs = x.left.args[0], y.left.args[0]
+        if not (isinstance(mine, A.ZoneExpr) and isinstance(theirs, A.ZoneExpr) and mine.zone.kind == theirs.zone.kind
+                and mine.zone.owner is not None and mine.zone.owner.kind == "you"):
+            return None
+        kind = {"top": "top cards", "hand": "cards in hand", "score": "cards in their score pile",
+                "achievements": "achievements", "board": "cards on their board"}.get(mine.zone.kind)
+        if kind is None or x.op != "==":
+            return None
+        return f"you are the only player with {self.expr(x.right)} {kind}"
+
+    def _all_are(self, e: A.Compare) -> str | None:
+        """'count(Z where (not (it is C) and value(it) < N)) == 0': all non-C Z are value [N] or higher."""
+        left = e.left
+        if not (e.op == "==" and isinstance(e.right, A.Int) and e.right.value == 0 and isinstance(left, A.Call)
+                and left.fn == "count" and isinstance(left.args[0], A.Where) and not left.args[0].name):
+            return None
+        where = left.args[0]
+        conds, stack = [], [where.cond]
+        while stack:
+            c = stack.pop()
+            if isinstance(c, A.BinOp) and c.op == "and":
+                stack += [c.right, c.left]
+            else:
+                conds.append(c)
+        adjectives, predicate = [], None
+        flip = {"<": "or higher", "<=": "higher", ">": "or lower", ">=": "lower"}
+        for c in conds:
+            if isinstance(c, A.Not) and isinstance(c.operand, A.Is) and self._is_pronoun(c.operand.subject, "it") \
+                    and isinstance(c.operand.what, A.Name):
+                adjectives.append(f"non-{c.operand.what.name}")
+            elif isinstance(c, A.Compare) and c.op in flip and isinstance(c.left, A.Call) and c.left.fn == "value" \
+                    and self._is_pronoun(c.left.args[0], "it") and isinstance(c.right, A.Int) and predicate is None:
+                n = c.right.value
+                predicate = f"value [{n}] {flip[c.op]}" if c.op in ("<", ">") else \
+                    f"value {'higher' if c.op == '<=' else 'lower'} than [{n}]"
+            else:
+                return None
+        if predicate is None:
+            return None
+        return f"all {' '.join(adjectives + [self.noun(where.base)])} are {predicate}"
+
     def e_Compare(self, e: A.Compare):
+        all_are = self._all_are(e)
+        if all_are:
+            return all_are
         left = e.left
         zero = isinstance(e.right, A.Int) and e.right.value == 0
         if zero and e.op in (">", "==", "!=") and (isinstance(left, A.ActionVar) and left.name.endswith("_by_demand")):
             verb = left.name[: -len("_by_demand")]
             return (f"any card was {verb} due to the demand" if e.op != "==" else
                     f"no cards were {verb} due to this demand")
+        if isinstance(e.right, A.ActionVar) and self.records.get(e.right.name) == "max" and isinstance(left, A.Call) \
+                and left.fn == "count" and isinstance(left.args[0], A.Name) and left.args[0].name in self.bind_verbs:
+            v = self.bind_verbs[left.args[0].name]
+            return f"you {PAST.get(v, v)} more cards than any other player so far during this dogma action"
         if isinstance(left, A.Call) and left.fn == "count" and isinstance(e.right, A.Call) and e.right.fn == "count" \
                 and e.op in (">", "<") and all(self._countable(x.args[0]) for x in (left, e.right)):
             a, b = self.noun(left.args[0]), self.noun(e.right.args[0])
@@ -522,7 +640,8 @@ class Renderer:
             if isinstance(what, A.Name) and what.name in self.bind_verbs:
                 v = self.bind_verbs[what.name]
                 return f"you {PAST.get(v, v)} any" if e.op != "==" else f"you {PAST.get(v, v)} none"
-            return (f"there are any {self.expr(what)}" if e.op != "==" else f"there are no {self.expr(what)}")
+            noun = self.noun(what)
+            return f"there are any {noun}" if e.op != "==" else f"there are no {noun}"
         if isinstance(left, A.Call) and left.fn == "count":
             return f"{self.expr(left)} is {CMP_COUNT[e.op]} {self.expr(e.right)}"
         if isinstance(left, A.Call) and left.fn == "icons" and isinstance(e.right, A.Int):
@@ -530,13 +649,18 @@ class Renderer:
         return f"{self.expr(left)} is {CMP[e.op]} {self.expr(e.right)}"
 
     def e_Not(self, e):
-        return f"not {self.expr(e.operand)}"
+        o = e.operand
+        if isinstance(o, A.Is):
+            return f"{self.subject(o.subject)} is not {self.expr(o.what)}"
+        if isinstance(o, A.HasIcon):
+            return f"{self.subject(o.subject)} does not have {self._a(self.icon_word(o.icon))}"
+        return f"not {self.expr(o)}"
 
     def e_Neg(self, e):
         return f"minus {self.expr(e.operand)}"
 
     def e_HasIcon(self, e: A.HasIcon):
-        return f"{self.subject(e.subject)} has a [{e.icon}]"
+        return f"{self.subject(e.subject)} has {self._a(self.icon_word(e.icon))}"
 
     def subject(self, e) -> str:
         if isinstance(e, A.Name) and e.name in self.binds and not e.name in self.lets:
@@ -555,11 +679,28 @@ class Renderer:
             return item + (" not " if e.negate else " ") + coll.replace("on ", "on ", 1)
         return f"{item} is {'not ' if e.negate else ''}among {coll}"
 
+    @staticmethod
+    def element(e) -> str:
+        """What one item of a collection is called: 'that player', 'that color', 'that value', 'that card'."""
+        if isinstance(e, A.PlayerSet):
+            return "player"
+        if isinstance(e, A.Call) and e.fn in ("colors", "all_colors", "splayed"):
+            return "color"
+        if isinstance(e, A.Call) and e.fn in ("values_of", "values", "ages"):
+            return "value"
+        if isinstance(e, A.Call) and e.fn == "all_icons":
+            return "icon"
+        if isinstance(e, A.Where):
+            return Renderer.element(e.base)
+        return "card"
+
     def e_Where(self, e: A.Where):
+        if e.name:
+            self.binds[e.name] = f"that {self.element(e.base)}"
         return f"{self.expr(e.base)} where {self.cond(e.cond)}"
 
     def e_WithIcon(self, e: A.WithIcon):
-        return f"{self.expr(e.base)} {'without' if e.negate else 'with'} a [{e.icon}]"
+        return f"{self.expr(e.base)} {'without' if e.negate else 'with'} {self._a(self.icon_word(e.icon))}"
 
     def e_Pronoun(self, e: A.Pronoun):
         return {"you": "you", "me": "I", "them": "they", "it": "it"}[e.who]
@@ -571,12 +712,26 @@ class Renderer:
         if e.name.endswith("_by_demand"):
             verb = e.name[: -len("_by_demand")]
             return f"the number of cards {verb} due to the demand"
-        return f"the {e.name.replace('_', ' ')} so far during this dogma action"
+        return "the number recorded so far during this dogma action"
 
     def e_PlayerSet(self, e: A.PlayerSet):
         return {"all": "all players", "opponents": "opponents", "others": "other players"}[e.kind]
 
+    def _top_cards_anywhere(self, e: A.BinOp) -> str | None:
+        """'"A" in all players' top cards and "B" in all players' top cards': A and B are top cards on any board."""
+        items = []
+        for side in (e.left, e.right):
+            if not (isinstance(side, A.In) and not side.negate and isinstance(side.item, A.Str)
+                    and isinstance(side.collection, A.ZoneExpr) and side.collection.zone.kind == "top"
+                    and side.collection.zone.owner is not None and side.collection.zone.owner.kind == "all"):
+                return None
+            items.append(side.item.value)
+        return f"{items[0]} and {items[1]} are top cards on any board"
+
     def e_Quantified(self, e: A.Quantified):
+        each = self._each_player(e)
+        if each:
+            return each
         who = self.e_PlayerSet(e.players)
         if e.kind == "any":
             return f"any of {who} has {self.expr(e.cond)}".replace("has they", "has")
