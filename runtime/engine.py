@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import random
 
-from . import readsets, teams, vm
+from . import readsets, teams, tier, vm
 from .options import normalise as normalise_options
 from .state import (Cards, GameOver, bump, draw_age, highest_top_value, locate, new_state, place, points,
                     remove_from_anywhere, top_cards, icon_count)
@@ -75,6 +75,7 @@ class Engine:
         self.transactional = True        # roll back a failed answer (simulation turns this off for speed)
         self._specials_seen = None       # special (name, player) -> fingerprint of its reads when last tested
         self.skip_unchanged_specials = True   # False: test every condition at every check (same games, slower)
+        self.tier = tier.default_tier()  # "compiled": fresh frames run as Python functions (runtime/tier.py); "vm"
 
     # ------------------------------------------------------------ creation
     @classmethod

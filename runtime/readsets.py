@@ -51,4 +51,9 @@ def fingerprint(state: dict, read: str, p: int, memo: dict):
 
 
 def key(state: dict, reads: list[str], p: int, memo: dict) -> tuple:
-    return tuple(fingerprint(state, r, p, memo) for r in reads)
+    """The fingerprints of all of a condition's reads (conditions with the same reads share it)."""
+    k = (tuple(reads), p)
+    fp = memo.get(k)
+    if fp is None:
+        fp = memo[k] = tuple(fingerprint(state, r, p, memo) for r in reads)
+    return fp

@@ -36,7 +36,7 @@ numbers, most frequent first; the rarer instructions call helpers.
 from __future__ import annotations
 
 from innoscript import opcodes as O
-from . import builtins_impl, teams
+from . import builtins_impl, teams, tier
 from .state import (GameOver, board_cards, is_bottom, is_top, locate, pile_icon_count, top_cards)
 
 
@@ -97,7 +97,18 @@ def new_frame(cards, card: int, effect: int, you: int, me: int, **extra) -> dict
 
 
 def run(engine, frame: dict) -> str:
-    """Run a frame until it finishes or must wait; see the module docstring."""
+    """Run a frame until it finishes or must wait; see the module docstring. A fresh frame runs
+    on the compiled tier (runtime/tier.py) when the engine selects it; it hands back here."""
+    if frame["pc"] == 0 and getattr(engine, "tier", "vm") == "compiled" and engine.trace is None \
+            and "answer" not in frame and not frame["stack"]:
+        fn = tier.function_for(engine, frame)
+        if fn is not None:
+            return fn(engine, frame)
+    return run_vm(engine, frame)
+
+
+def run_vm(engine, frame: dict) -> str:
+    """The reference interpreter."""
     cards = engine.cards
     state = engine.state
     chunk = chunk_of(cards, frame)
@@ -189,8 +200,7 @@ def run(engine, frame: dict) -> str:
     except RuntimeFault:
         raise
     except (TypeError, IndexError, KeyError, ValueError, AttributeError, ZeroDivisionError) as err:
-        raise _fault(cards, frame, chunk, pc, str(err) if isinstance(err, _OutOfRange)
-                     else f"{type(err).__name__}: {err}") from None
+        raise python_fault(cards, frame, chunk, pc, err) from None
     finally:
         engine.budget = budget
 
@@ -199,6 +209,11 @@ def _fault(cards, frame, chunk, pc, message, cls=RuntimeFault) -> RuntimeFault:
     line, col = chunk["lines"][pc] if pc < len(chunk["lines"]) else (0, 0)
     name = cards.name[frame["card"]] if frame["card"] >= 0 else frame.get("label", "condition")
     return cls(message, name, line, col)
+
+
+def python_fault(cards, frame, chunk, pc, err) -> RuntimeFault:
+    """A Python error inside an instruction, as a fault at that instruction's source line."""
+    return _fault(cards, frame, chunk, pc, str(err) if isinstance(err, _OutOfRange) else f"{type(err).__name__}: {err}")
 
 
 def budget_fault(engine, frame, message) -> BudgetExhausted:

@@ -1,0 +1,258 @@
+"""The compiled tier: verified bytecode translated into Python functions.
+
+How it works
+------------
+The VM (runtime/vm.py) is the reference.  This tier translates one chunk
+at a time into the source of a Python function with the same contract as
+``vm.run(engine, frame)``, compiles it once, and caches it keyed by the
+bundle's source hash and the chunk, as template engines do with templates.
+
+The verifier guarantees that the operand stack has the same depth at a pc
+on every path, so the stack lives in Python locals ``s0, s1, ...``; locals
+stay in the frame's list.  The code is cut into basic blocks, run in pc
+order under one ``while True`` (a jump forward falls through to its block,
+a jump back continues the loop).  Each block charges its instruction count
+to the step budget at once; when the budget would run out inside a block,
+the VM takes over at the block's start and stops at the same instruction
+it would have stopped at.
+
+Instructions that ask a player (SELECT, CHOOSE, ASK, SPLAY, ...) or change
+the dogma's course (EXECUTE, WIN, LOSE, END_DOGMA) are not translated: the
+function writes its pc and stack into the frame and hands over to the VM,
+which runs the rest of the frame, so a frame saved at a decision is the
+VM's frame and resumes anywhere.  The other rare instructions call the VM's
+own implementation (``vm._slow_op``) on the frame's stack, so both tiers
+share one definition of each instruction.  Only fresh frames (pc 0, no
+answer) enter this tier; coverage tracing always uses the VM.
+
+``engine.tier`` selects the tier ("compiled" or "vm"); its default comes
+from the environment variable INNOSCRIPT_TIER (compiled unless set to vm).
+"""
+from __future__ import annotations
+
+import os
+
+from innoscript import opcodes as O
+from . import builtins_impl, vm
+
+TIERS = ("compiled", "vm")
+
+# Handed to the VM: they may ask a player, or they end or redirect the frame.
+_HANDOVER = {O.SELECT, O.SPLAY, O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOSE_OPTION, O.EXCHANGE,
+             O.WIN, O.LOSE, O.EXECUTE, O.END_DOGMA}
+_INLINE = {O.CONST, O.POP, O.DUP, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.COMPARE,
+           O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT}
+_CMP_OPS = {2: "<", 3: "<=", 4: ">", 5: ">="}
+
+_cache: dict = {}      # (bundle source hash, chunk key) -> (code, consts, function)
+
+
+def default_tier() -> str:
+    t = os.environ.get("INNOSCRIPT_TIER", "compiled").strip().lower()
+    return t if t in TIERS else "compiled"
+
+
+# ---------------------------------------------------------------- translation
+
+def _depths(code) -> dict[int, int]:
+    """Stack depth before each reachable instruction (the chunk is verified)."""
+    at = {0: 0}
+    work = [0]
+    while work:
+        pc = work.pop()
+        info = O.OPCODES[code[pc][0]]
+        pops, pushes = O.stack_effect(info, code[pc][1:])
+        after = at[pc] - pops + pushes
+        succ = []
+        if info.jumps:
+            succ.append(code[pc][1 + info.operands.index("target")])
+        if not info.terminal:
+            succ.append(pc + 1)
+        for nxt in succ:
+            if nxt not in at:
+                at[nxt] = after
+                work.append(nxt)
+    return at
+
+
+def translate(chunk: dict, name: str = "chunk") -> str:
+    """The Python source of a function ``run(engine, frame)`` equivalent to the VM on this chunk."""
+    code, consts = chunk["code"], chunk["consts"]
+    depth = _depths(code)
+    leaders = {0}
+    for pc, ins in enumerate(code):
+        if pc not in depth:
+            continue
+        info = O.OPCODES[ins[0]]
+        if info.jumps:
+            leaders.add(ins[1 + info.operands.index("target")])
+        if info.jumps or info.terminal or ins[0] in _HANDOVER:
+            leaders.add(pc + 1)
+        if ins[0] in _HANDOVER or (ins[0] not in _INLINE and ins[0] not in _EMULATED):
+            leaders.add(pc)
+    leaders = sorted(p for p in leaders if p in depth)
+    nstack = max([d for d in depth.values()] + [chunk.get("max_stack", 0), 1]) + 1
+    svars = [f"s{i}" for i in range(nstack)]
+    out = [f"def run(engine, frame):  # {name}",
+           "    loc = frame['locals']",
+           "    _st = frame['stack']",
+           "    budget = engine.budget",
+           f"    {' = '.join(svars)} = None",
+           "    pc = blk = 0",
+           "    hand = -1",
+           "    try:",
+           "        while True:"]
+    starts = set(leaders)
+    for start in leaders:
+        end = start + 1   # a block ends at the next leader or after a jump or a terminal instruction
+        while end < len(code) and end not in starts and not _ends(code[end - 1]):
+            end += 1
+        body = _block(code, consts, depth, start, end)
+        out.append(f"            if blk == {start}:")
+        out += ["                " + line for line in body]
+    out += ["    except vm.GameOver:",
+            "        frame['pc'] = pc",
+            "        engine.budget = budget",
+            "        raise",
+            "    except vm.RuntimeFault:",
+            "        engine.budget = budget",
+            "        raise",
+            "    except (TypeError, IndexError, KeyError, ValueError, AttributeError, ZeroDivisionError) as err:",
+            "        engine.budget = budget",
+            "        raise vm.python_fault(engine.cards, frame, CHUNK, pc, err) from None",
+            "    # the VM takes over at pc 'hand' with the stack as it is there",
+            "    frame['pc'] = hand",
+            f"    _st[:] = ({', '.join(svars)},)[:DEPTH[hand]]",
+            "    engine.budget = budget",
+            "    return vm.run_vm(engine, frame)"]
+    return "\n".join(out) + "\n"
+
+
+_EMULATED = {O.BINARY, O.NEG, O.IN, O.HAS_ICON, O.IS_COLOR, O.PLAYERS, O.ZONE_GLOBAL, O.DECK, O.FILTER_POS,
+             O.FILTER_ICON, O.FILTER_COLOR, O.FILTER_VALUE, O.FILTER_VALUES, O.FILTER_NAME, O.MOVE, O.TRANSFER,
+             O.DRAW, O.DID, O.SET_DID, O.LIST_NEW, O.APPEND, O.PICK_SINGLE, O.CLAIM, O.LOAD_ACTION,
+             O.STORE_ACTION}
+
+
+def _ends(ins) -> bool:
+    info = O.OPCODES[ins[0]]
+    return info.jumps or info.terminal
+
+
+def _goto(targets: list[int], here: int, expr: str) -> list[str]:
+    lines = [f"blk = {expr}"]
+    if any(t <= here for t in targets):
+        lines.append("continue")
+    return lines
+
+
+def _block(code, consts, depth, start, end) -> list[str]:
+    ins0 = code[start]
+    if ins0[0] in _HANDOVER or (ins0[0] not in _INLINE and ins0[0] not in _EMULATED):
+        return [f"hand = {start}", "break"]
+    n = end - start
+    lines = [f"if budget <= {n}:", f"    hand = {start}", "    break", f"budget -= {n}"]
+    for pc in range(start, end):
+        ins = code[pc]
+        op, d = ins[0], depth[pc]
+        top = f"s{d - 1}"
+        if op == O.CONST:
+            lines.append(f"s{d} = {consts[ins[1]]!r}")
+        elif op == O.POP:
+            pass
+        elif op == O.DUP:
+            lines.append(f"s{d} = {top}")
+        elif op == O.LOAD:
+            lines.append(f"s{d} = loc[{ins[1]}]")
+        elif op == O.STORE:
+            lines.append(f"loc[{ins[1]}] = {top}")
+        elif op == O.PLAYER:
+            lines.append(f"s{d} = frame[{'you' if ins[1] == 0 else 'me'!r}]")
+        elif op == O.NOT:
+            lines.append(f"{top} = not {top}")
+        elif op == O.COMPARE:
+            a, b = f"s{d - 2}", top
+            lines.append(f"pc = {pc}")
+            if ins[1] in _CMP_OPS:
+                lines.append(f"{a} = _num({a}) {_CMP_OPS[ins[1]]} _num({b})")
+            else:
+                lines.append(f"{a} = {a} {'==' if ins[1] == 0 else '!='} {b}")
+        elif op == O.CALL:
+            argc = ins[2]
+            args = ", ".join(f"s{i}" for i in range(d - argc, d))
+            fname = consts[ins[1]]
+            lines.append(f"pc = {pc}")
+            if fname in builtins_impl.IMPLEMENTATIONS:
+                lines.append(f"s{d - argc} = IMPL[{fname!r}](engine, frame{', ' if args else ''}{args})")
+            else:
+                lines.append(f"s{d - argc} = builtins_impl.call(engine, frame, {fname!r}, [{args}])")
+        elif op == O.ZONE:
+            lines.append(f"pc = {pc}")
+            lines.append(f"{top} = _zone(engine, {top}, {O.ENUMS['zone'][ins[1]]!r})")
+        elif op == O.FOR_NEXT:
+            lst, idx, var, single, target = ins[1:]
+            lines += [f"pc = {pc}", f"_l = loc[{lst}] or []", f"_i = loc[{idx}]", "if _i < len(_l):",
+                      f"    loc[{var}] = {'[_l[_i]]' if single else '_l[_i]'}", f"    loc[{idx}] = _i + 1"]
+            lines += ["    " + x for x in _goto([pc + 1], start, str(pc + 1))]
+            lines += ["else:"] + ["    " + x for x in _goto([target], start, str(target))]
+        elif op in (O.JUMP, O.REPEAT):
+            lines += _goto([ins[1]], start, str(ins[1]))
+        elif op in (O.JUMP_IF_FALSE, O.JUMP_IF_TRUE):
+            yes, no = (pc + 1, ins[1]) if op == O.JUMP_IF_FALSE else (ins[1], pc + 1)
+            lines += _goto([yes, no], start, f"{yes} if {top} else {no}")
+        elif op == O.RETURN:
+            lines += [f"frame['pc'] = {pc}", "engine.budget = budget", "return 'done'"]
+        elif op == O.RESULT:
+            lines += [f"frame['pc'] = {pc}", f"frame['result'] = {top}", "engine.budget = budget", "return 'done'"]
+        else:   # the VM's own implementation, on the frame's (otherwise empty) stack
+            info = O.OPCODES[op]
+            pops, pushes = O.stack_effect(info, ins[1:])
+            lines += [f"pc = {pc}", f"frame['pc'] = {pc}"]
+            if pops:
+                lines.append(f"_st += ({', '.join(f's{i}' for i in range(d - pops, d))},)")
+            lines.append(f"_slow(engine, frame, CHUNK, INS[{pc}], {op}, {pc})")
+            if pushes:
+                lines.append(f"s{d - pops} = _st.pop()")
+        if pc == end - 1 and not (O.OPCODES[op].terminal or O.OPCODES[op].jumps):
+            lines.append(f"blk = {end}")   # falls through to the next block
+    return lines
+
+
+def build(chunk: dict, name: str = "chunk"):
+    """Compile a chunk's translation into a function."""
+    src = translate(chunk, name)
+    namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
+                 "_num": vm._num, "_zone": vm._zone, "_slow": vm._slow_op, "CHUNK": chunk,
+                 "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"])}
+    exec(compile(src, f"<innoscript {name}>", "exec"), namespace)
+    return namespace["run"]
+
+
+# ---------------------------------------------------------------- lookup
+
+def function_for(engine, frame):
+    """The compiled function for a fresh frame, or None when the VM must run it."""
+    memo = engine.__dict__.get("_tier_fns")
+    if memo is None:
+        memo = engine.__dict__["_tier_fns"] = {}
+    card = frame["card"]
+    if card >= 0:
+        key = (card, frame["effect"])
+    else:
+        key = frame.get("label")
+        entry = memo.get(key)
+        if entry is not None and entry[0] is frame["chunk"]:
+            return entry[1]
+        sa = engine.cards.specials.get(key)
+        if sa is None or sa["condition"] is not frame["chunk"]:
+            return None
+    entry = memo.get(key)
+    if entry is None:
+        chunk = vm.chunk_of(engine.cards, frame)
+        ck = (engine.cards.bundle.get("source_hash"), key)
+        cached = _cache.get(ck)
+        if cached is None or cached[0] != chunk["code"] or cached[1] != chunk["consts"]:
+            name = engine.cards.name[card] + f" effect {frame['effect'] + 1}" if card >= 0 else f"condition {key}"
+            cached = _cache[ck] = (chunk["code"], chunk["consts"], build(chunk, name))
+        entry = memo[key] = (chunk, cached[2])
+    return entry[1]

@@ -1,0 +1,105 @@
+"""The compiled tier against the VM: every scenario and a seeded batch of games give the same events
+and the same final states on both; a game saved on one tier resumes on the other; the generated code
+stops a runaway effect at the same instruction as the VM."""
+import copy
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from innoscript.compiler.bundle import load_bundle
+from innoscript.runtime import Game, RuntimeFault, tier, vm
+from innoscript.runtime import scenario as S
+from innoscript.runtime.bots import RandomBot
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
+
+
+def _scenario(path, which, monkeypatch, bundles={}, parsed={}):
+    monkeypatch.setenv("INNOSCRIPT_TIER", which)
+    if path not in parsed:          # each file is parsed once for both runs
+        parsed[path] = S.read(path)
+    monkeypatch.setattr(S, "read", lambda p: copy.deepcopy(parsed[path]))
+    edition = parsed[path]["edition"]
+    if edition not in bundles:
+        bundles[edition] = load_bundle(edition)
+    out = S.run(path, bundles[edition])
+    assert out.engine.tier == which
+    return out.passed, out.failures, json.dumps(out.events), json.dumps(out.engine.state)
+
+
+def test_every_scenario_same_on_both_tiers(monkeypatch):
+    assert len(SCENARIOS) > 100
+    differ = [str(p) for p in SCENARIOS if _scenario(p, "vm", monkeypatch) != _scenario(p, "compiled", monkeypatch)]
+    assert differ == []
+
+
+def _game(edition, players, seed, which, resume_at=None, resume_tier=None):
+    bundle = load_bundle(edition)
+    game = Game.new(edition, players, seed, bundle=bundle, fast=True)
+    game.engine.tier = which
+    bots = [RandomBot(seed * 31 + p) for p in range(players)]
+    events, n = [], 0
+    while not game.over:
+        if n == resume_at:     # save here and go on in a new engine on the other tier
+            game = Game.load(game.save(), bundle=bundle)
+            game.engine.transactional = False
+            game.engine.tier = resume_tier
+        p = game.decision["player"]
+        events += game.apply(bots[p].answer(game.decision, game.cards))
+        n += 1
+    return json.dumps(events), game.save()
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_seeded_games_same_on_both_tiers(edition, players):
+    for seed in range(3):
+        assert _game(edition, players, seed, "vm") == _game(edition, players, seed, "compiled"), seed
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_saved_on_one_tier_resumes_on_the_other(edition):
+    for seed in range(3):
+        at = random.Random(seed).randint(5, 120)
+        want = _game(edition, 2, seed, "vm")
+        assert _game(edition, 2, seed, "compiled", at, "vm") == want
+        assert _game(edition, 2, seed, "vm", at, "compiled") == want
+
+
+def test_default_tier_from_the_environment(monkeypatch):
+    monkeypatch.setenv("INNOSCRIPT_TIER", "vm")
+    assert Game.new(seed=1).engine.tier == "vm"
+    monkeypatch.setenv("INNOSCRIPT_TIER", "compiled")
+    assert Game.new(seed=1).engine.tier == "compiled"
+    monkeypatch.delenv("INNOSCRIPT_TIER")
+    assert tier.default_tier() == "compiled"
+
+
+def test_runaway_effect_stops_at_the_same_instruction():
+    # a loop that never ends: the budget runs out inside a block of the generated code
+    chunk = {"kind": "non_demand", "code": [[vm.O.CONST, 0], [vm.O.POP], [vm.O.CONST, 0], [vm.O.POP], [vm.O.JUMP, 0]],
+             "consts": [1], "lines": [[1, 1], [2, 3], [3, 5], [4, 7], [5, 9]], "locals": [], "max_stack": 1}
+    faults = []
+    for which in ("vm", "compiled"):
+        e = Game.new(seed=1, fast=True).engine
+        e.budget = 1001
+        frame = {"card": -1, "chunk": chunk, "label": "Spinner", "kind": "non_demand", "pc": 0, "stack": [],
+                 "locals": [], "you": 0, "me": 0, "did": False}
+        fn = tier.build(chunk, "Spinner") if which == "compiled" else vm.run_vm
+        with pytest.raises(RuntimeFault) as err:
+            fn(e, frame)
+        faults.append((str(err.value), err.value.line, e.budget))
+    assert faults[0] == faults[1] and faults[0][1] == 1
+
+
+def test_generated_source_keeps_decisions_on_the_vm():
+    bundle = load_bundle("3e")
+    for card in bundle["cards"]:
+        for i, chunk in enumerate(card["effects"]):
+            src = tier.translate(chunk, f"{card['name']} {i}")
+            compile(src, "<test>", "exec")
+            for ins in chunk["code"]:
+                if ins[0] in (vm.O.SELECT, vm.O.ASK, vm.O.CHOOSE):
+                    assert f"INS[{chunk['code'].index(ins)}], {ins[0]}" not in src
