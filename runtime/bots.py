@@ -95,7 +95,9 @@ class GreedyBot(RandomBot):
         if achieves:
             return max(achieves, key=lambda o: o["age"])
         mine = v["players"][me]
-        others = [p for i, p in enumerate(v["players"]) if i != me and not p.get("eliminated")]
+        # opponents only: a partner is never demanded of, and a partner sharing is the team's progress
+        others = [p for i, p in enumerate(v["players"])
+                  if i != me and i != mine.get("partner") and not p.get("eliminated")]
         melds = [o for o in options if o["type"] == "meld"]
         # defend: an opponent's top demand card out-counts us on its icon, and a card in hand closes the gap
         for p in others:

@@ -101,6 +101,10 @@ class Terminal:
             if ach["count"]:
                 head.append(f" {' '.join(map(str, ach['ages']))}{' ' if ach['special'] else ''}{', '.join(ach['special'])}",
                             style="")
+            if v.get("teams") and "partner" in pl:   # team play: the partner and the pooled achievements
+                team = v["teams"][pl["team"]]
+                head.append(f"; team with {v['players'][pl['partner']]['name']}: {team['achievements']} achievements, "
+                            f"{team['points']} points", style="")
             con.print(head)
             counts = Text("   icons ")
             for k, n in pl["icons"].items():

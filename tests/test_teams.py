@@ -129,3 +129,19 @@ def test_command_line_takes_the_same_options(tmp_path):
     f.write_text('{"teams": "1+3", "extra_achievement": true}')
     r = subprocess.run(run + ["soak", "--players", "3", "--games", "1", "--options", str(f)], capture_output=True, text=True)
     assert r.returncode == 2 and "exactly 4 players" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_the_protocol_creates_team_games_and_refuses_bad_options(tmp_path):
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from test_protocol import Stdio
+    s = Stdio(tmp_path / "g.sqlite")
+    try:
+        created = s.ask({"type": "create", "edition": "4e", "players": 4, "seed": 3,
+                         "options": {"teams": "1+2", "extra_achievement": True}})[0]
+        view = s.ask({"type": "view", "game": created["game"], "player": None})[0]["view"]
+        assert view["options"] == {"teams": "1+2", "extra_achievement": True}
+        assert view["seating"] == [0, 2, 1, 3] and [t["players"] for t in view["teams"]] == [[0, 1], [2, 3]]
+        bad = s.ask({"type": "create", "players": 3, "options": {"teams": "1+2"}})[0]
+        assert bad["type"] == "error" and "exactly 4 players" in bad["message"]
+    finally:
+        s.close()

@@ -126,7 +126,8 @@ function startGame(ev) {
   seats = Array.from({length: n}, (_, i) => $("seat-" + i).value);
   resetTable();
   send({type: "create", edition: $("edition").value, players: n, seed: +$("seed").value,
-        bots: seats.map((k) => k === "you" ? null : k)}, started);
+        bots: seats.map((k) => k === "you" ? null : k),
+        options: {teams: $("teams").value, extra_achievement: $("extra-achievement").checked}}, started);
 }
 
 function joinAll() {
@@ -183,6 +184,10 @@ function playerBox(v, p, i) {
   for (const a of p.achievements.ages) ach.appendChild(el("span", "ach", a));
   for (const s of p.achievements.special) ach.appendChild(el("span", "ach special", s));
   stat(`Achievements (${p.achievements.count})`, ach);
+  if (v.teams && p.partner !== undefined) {   // team play: the partner and the team's pooled achievements
+    const t = v.teams[p.team];
+    stat("Team", `with ${v.players[p.partner].name}: ${t.achievements} achievements, ${t.points} points`);
+  }
   stat("Hand", String(Array.isArray(p.hand) ? p.hand.length : p.hand.count));
   box.appendChild(stats);
   const icons = el("ul", "icon-counts");
