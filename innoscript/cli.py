@@ -742,7 +742,8 @@ def build_parser() -> argparse.ArgumentParser:
          "2 vs 2, you and player 3 against two bots")])
     c.add_argument("--edition", default="3e", help="edition name")
     c.add_argument("--players", type=_int_in(1, 99), default=2, help="number of players")
-    c.add_argument("--bots", help="per seat, comma-separated: human or a bot (random, greedy; default: everyone human)")
+    c.add_argument("--bots", help="per seat, comma-separated: human or a bot (search, heuristic, greedy, random); seats not named are "
+                        "played by the search bot (default: everyone human)")
     c.add_argument("--seed", type=_int_in(0), default=0, help="random seed: the same seed deals the same game")
     c.add_argument("--load", metavar="FILE", help="resume a game saved with the 'save FILE' command (default: a new game)")
     c.add_argument("--options", metavar="JSON", help=OPTIONS_HELP)
@@ -786,7 +787,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--games", type=_int_in(1), default=100, help="number of games")
     c.add_argument("--seed", type=_int_in(0), default=0, help="first seed; game i uses seed + i")
     c.add_argument("--jobs", type=_int_in(0, 512), default=0, help="worker processes (default: 0, all cores)")
-    c.add_argument("--bots", help="bot per seat, comma-separated: random or greedy (default: random)")
+    c.add_argument("--bots", help="bot per seat, comma-separated: search, heuristic, greedy or random (default: random)")
     c.add_argument("--backend", choices=["local", "ray"], default="local",
                    help="local worker processes, or Ray (optional extra innoscript[ray])")
     c.add_argument("--address", help="Ray cluster address (default: start a local Ray instance)")

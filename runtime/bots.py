@@ -3,13 +3,18 @@
 A bot sees only its own player's view (runtime/views.py): ``decision`` is the
 pending decision as that player sees it (options with hidden cards as
 handles) and ``view()`` returns the rest of the view when the bot wants it.
-Answers are in the view's terms; ``play`` turns them into the engine's.
+Answers are in the view's terms; ``answer_for`` turns them into the engine's,
+and ``bot_answer(game, player, bot, seed, **options)`` is the one call that
+gives any bot's answer for a game and a seat.
 
-- ``RandomBot``: uniform among the legal answers, from its own seeded RNG.
-- ``GreedyBot``: achieves when it can; melds a card that closes the gap on an
+- ``RandomBot`` ("random"): uniform among the legal answers, from its own seeded RNG.
+- ``GreedyBot`` ("greedy"): achieves when it can; melds a card that closes the gap on an
   opponent's demand icon; melds a card that raises its highest top card; uses
   dogmas nobody shares; keeps high cards for itself and gives away or returns
   low ones.
+- ``HeuristicBot`` ("heuristic") and ``SearchBot`` ("search", the default
+  opponent): they look ahead in worlds sampled from their view
+  (runtime/search.py).
 """
 from __future__ import annotations
 
@@ -125,11 +130,22 @@ class GreedyBot(RandomBot):
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
+from .search import HeuristicBot, SearchBot  # noqa: E402  (they build on GreedyBot)
+BOTS.update(heuristic=HeuristicBot, search=SearchBot)
 
 
-def make_bot(kind: str, seed: int = 0) -> Bot:
-    """A bot by name (one of BOTS), seeded."""
-    return BOTS[kind](seed)
+def make_bot(kind: str, seed: int = 0, **options) -> Bot:
+    """A bot by name (one of BOTS), seeded; options go to its constructor (the search bot's budget)."""
+    return BOTS[kind](seed, **options)
+
+
+def bot_answer(game, player: int, bot: str | Bot = "search", seed: int = 0, **options):
+    """Any bot's answer to the game's pending decision for `player`, worked out from that player's view
+    only, in the engine's terms (ready for ``game.apply``). ``bot`` is a name from BOTS or a bot object;
+    ``options`` go to a named bot's constructor, e.g. ``iterations=500`` or ``seconds=2.0`` for "search"."""
+    if isinstance(bot, str):
+        bot = make_bot(bot, seed, **options)
+    return answer_for(game, bot, player)
 
 
 def answer_for(game, bot: Bot, player: int):

@@ -292,7 +292,14 @@ class Hub:
         n, start = 0, time.monotonic()
         while not game.over and bots[game.decision["player"]]:
             p = game.decision["player"]
-            bot = BOTS[bots[p]](game.state["decisions"] * 7919 + game.state["seed"])
+            # one bot object per seat keeps what a bot remembers (the dogmas it used this turn); reseeded
+            # per decision, so a game reloaded from the store plays on the same way
+            bot = entry.setdefault("bot_objects", {}).get(p)
+            if bot is None or bot.name != bots[p]:
+                # the search bot thinks by the clock here, so a whole bot turn stays inside BOT_SECONDS
+                budget = {"seconds": BOT_SECONDS / (5 * sum(1 for b in bots if b)), "iterations": None}
+                bot = entry["bot_objects"][p] = BOTS[bots[p]](0, **(budget if bots[p] == "search" else {}))
+            bot.rng = random.Random(game.state["decisions"] * 7919 + game.state["seed"])
             events += game.apply(answer_for(game, bot, p))   # a bot sees only its own player's view
             n += 1
             if n > BOT_ANSWERS or time.monotonic() - start > BOT_SECONDS:

@@ -10,8 +10,10 @@ Commands at the prompt: a number (several, separated by spaces, for a choice
 of cards; 0 or an empty line declines when that is allowed), ``card NAME``,
 ``save FILE``, ``undo``, ``log``, ``help``, ``quit``.
 
-Seats are ``human`` or a bot name (runtime/bots.py); saved games record them
-with the same words in both frontends (``you`` is read as ``human``).
+Seats are ``human`` or a bot name (runtime/bots.py); seats left unnamed after
+``--bots`` are played by the search bot, the default opponent. Saved games
+record seats with the same words in both frontends (``you`` is read as
+``human``).
 """
 from __future__ import annotations
 
@@ -48,7 +50,8 @@ def seat_kinds(seats: list[str], players: int) -> list[str]:
         raise ValueError(f"unknown seat kind {bad[0]!r}: use human or a bot ({', '.join(BOTS)})")
     if len(out) > players:
         raise ValueError(f"{len(out)} seats given for {players} players")
-    return out + ["human"] * (players - len(out))
+    # seats not named: everyone human when none is named (hot-seat), else the default opponent
+    return out + ["search" if out else "human"] * (players - len(out))
 
 
 def glyphs(icons: list[str], hex_name: str = "hex") -> Text:

@@ -195,6 +195,8 @@ def test_table_after_40_turns(server, browser, shots, size):
     pg.wait_for_selector("text=connected")
     tag = "desktop" if size[0] > 900 else "phone"
     pg.fill("#seed", "2")
+    assert pg.input_value("#seat-1") == "search"           # the default opponent
+    pg.select_option("#seat-1", "greedy")                   # a quick one, for 40 turns
     pg.click("#start")
     play_until_turn(pg, 40)
     # every card drawn has its icon glyphs, in its printed slots

@@ -4,7 +4,7 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const C = window.InnoCards;
-const BOTS = ["random", "greedy"];
+const BOTS = ["search", "heuristic", "greedy", "random"];   // the search bot is the default opponent
 let ws, game = null, seats = [], tokens = {}, pending = {}, nextId = 1, views = {}, catalogs = {}, edition = "3e";
 let logTurn = null, logGroup = null, canUndo = false;
 
@@ -100,7 +100,7 @@ function seatChoices() {
     const s = el("select");
     s.id = "seat-" + i;
     for (const k of ["you", ...BOTS]) s.appendChild(el("option", null, k));
-    s.value = i === 0 ? "you" : "greedy";
+    s.value = i === 0 ? "you" : "search";
     const l = el("label", null, `Seat ${i + 1} `); l.appendChild(s); box.appendChild(l);
   }
 }

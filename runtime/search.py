@@ -1,0 +1,342 @@
+"""Bots that look ahead: the heuristic bot and the search bot, both from their own player's view only.
+
+A bot never reads the real state. To look ahead it *determinises*: it builds a
+full game state consistent with its view (every visible card where the view
+shows it; each hidden slot - other hands and score piles by age, every
+achievement by age, the supply by count, the junk by age - filled with a card
+of that age drawn at random from the cards it has not seen), then plays the
+rules engine forward in that sampled world.
+
+- ``HeuristicBot`` ("heuristic"): for each action, a few determinisations
+  play the action out (the rest of its decisions by a quick policy) and an
+  evaluation scores the result: achievements, then points, top cards, icons,
+  splays, achievements within reach and a kept hand. It never uses the same
+  dogma twice in a turn when an opponent shares it. Its other decisions are
+  the greedy bot's.
+- ``SearchBot`` ("search"): information-set Monte Carlo tree search. Each
+  iteration samples a new determinisation, walks a tree of its own actions
+  (UCB1 counted over the actions available in that sample), then plays on
+  with the quick policy for a few actions and scores the position with the
+  same evaluation. Seeded; budgeted by iterations or by seconds per decision.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import time
+
+from .bots import GreedyBot
+from .engine import Engine
+from .state import Cards, icon_count, points, top_cards
+
+_BUNDLES: dict = {}
+
+
+def _cards_for(edition: str) -> tuple[dict, Cards]:
+    if edition not in _BUNDLES:
+        from innoscript.compiler.bundle import load_bundle
+        bundle = load_bundle(edition)
+        _BUNDLES[edition] = (bundle, Cards(bundle))
+    return _BUNDLES[edition]
+
+
+# ---------------------------------------------------------------- determinisation
+
+def determinise(bundle: dict, cards: Cards, view: dict, rng: random.Random, keep_specials: bool = False) -> dict:
+    """A full state consistent with `view` (an action decision's view), hidden cards sampled. Unless
+    keep_specials, the unclaimed special achievements are left out: testing their conditions after every
+    change costs more than they change in a short look-ahead."""
+    from .state import new_state
+    n = len(view["players"])
+    st = new_state(cards, [p["name"] for p in view["players"]], 0)
+    seen: set[int] = set()
+    for p, pv in enumerate(view["players"]):
+        pl = st["players"][p]
+        pl["eliminated"] = pv.get("eliminated", False)
+        for color, pile in pv["board"].items():
+            pl["board"][color] = {"cards": [c["id"] for c in pile["cards"]], "splay": pile["splay"]}
+            seen.update(c["id"] for c in pile["cards"])
+        pl["revealed"] = [c["id"] for c in pv["revealed"]]
+        seen.update(pl["revealed"])
+        for zone in ("hand", "score"):
+            if isinstance(pv[zone], list):
+                pl[zone] = [c["id"] for c in pv[zone]]
+                seen.update(pl[zone])
+    pool: dict[int, list[int]] = {}
+    for c in range(len(cards.cards)):
+        if c not in seen:
+            pool.setdefault(cards.age[c], []).append(c)
+    for cs in pool.values():
+        rng.shuffle(cs)
+
+    def take(age: int) -> int:
+        cs = pool.get(age) or next((v for v in pool.values() if v), None)
+        return cs.pop()
+    for p, pv in enumerate(view["players"]):
+        pl = st["players"][p]
+        for zone in ("hand", "score"):
+            if not isinstance(pv[zone], list):
+                pl[zone] = [take(a) for a in pv[zone]["ages"]]
+        pl["achievements"] = [take(a) for a in pv["achievements"]["ages"]] + list(pv["achievements"]["special"])
+    st["available"]["standard"] = [take(a) for a in view["available"]["standard"]]
+    st["available"]["special"] = list(view["available"]["special"]) if keep_specials else []
+    st["junk"] = [take(a) for a in view["junk"]["ages"]]
+    st["junk_special"] = list(view["junk"].get("special", []))
+    for age, count in view["supply"].items():
+        st["supply"][str(age)] = [take(int(age)) for _ in range(count)]
+    st["removed"] = [c for cs in pool.values() for c in cs]
+    t = view["turn"]
+    st["turn"].update(number=t["number"], active=t["active"], actions_left=t["actions_left"])
+    st["turn"]["scored"], st["turn"]["tucked"] = [0] * n, [0] * n
+    st["phase"] = "action"
+    st["setup_melds"] = [0] * n
+    st["seed"] = rng.randrange(1 << 30)
+    return st
+
+
+_BASE: dict = {}
+
+
+def engine_from(bundle: dict, state: dict) -> Engine:
+    """An engine on a sampled state, sharing the edition's card table (built once)."""
+    base = _BASE.get(id(bundle))
+    if base is None:
+        base = _BASE[id(bundle)] = Engine(bundle, {})
+    e = copy.copy(base)
+    e.restore(state)
+    e.events, e.icon_cache, e.trace = [], {}, None
+    e.transactional = False
+    e.advance()
+    return e
+
+
+# ---------------------------------------------------------------- evaluation and the quick policy
+
+def evaluate(cards: Cards, st: dict, me: int) -> float:
+    """How good the position is for `me`: positive when ahead of the best opponent."""
+    res = st.get("result")
+    if res:
+        return 1000.0 if me in res["winners"] else -1000.0
+    vals = []
+    avail = sorted(cards.age[c] for c in st["available"]["standard"])
+    for p, pl in enumerate(st["players"]):
+        if pl.get("eliminated"):
+            vals.append(-500.0)
+            continue
+        tops = [cards.age[c] for c in top_cards(st, p)]
+        pts = points(cards, st, p)
+        top = max(tops, default=0)
+        reach = sum(1 for a in avail if pts >= 5 * a and top >= a)
+        icons = sum(len(cards.visible_icons(pile["cards"][0], pile["splay"], True))
+                    + sum(len(cards.visible_icons(c, pile["splay"], False)) for c in pile["cards"][1:])
+                    for pile in pl["board"].values() if pile["cards"])
+        splays = sum(1 for pile in pl["board"].values() if pile["splay"] != "none" and len(pile["cards"]) > 1)
+        v = (60.0 * len(pl["achievements"]) + 1.2 * pts + 3.0 * sum(tops) + 4.0 * top + 0.8 * icons
+             + 2.0 * splays + 12.0 * min(reach, 2) + 2.5 * min(len(pl["hand"]), 3))
+        vals.append(v)
+    mine = vals[me]
+    best_other = max(v for p, v in enumerate(vals) if p != me)
+    return mine - best_other
+
+
+def quick_action(eng: Engine, rng: random.Random, eps: float = 0.15) -> dict:
+    """The quick policy's action: achieve when it can; a higher meld, a dogma nobody shares, or a draw."""
+    st, cards = eng.state, eng.cards
+    p = st["pending"]["player"]
+    options = st["pending"]["options"]
+    if rng.random() < eps:
+        return rng.choice(options)
+    best, best_v = None, -1e9
+    tops = {color: (pile["cards"][0] if pile["cards"] else None) for color, pile in st["players"][p]["board"].items()}
+    for o in options:
+        t = o["type"]
+        if t == "achieve":
+            v = 100 + o["age"]
+        elif t == "meld":
+            cur = tops[cards.color[o["card"]]]
+            v = 2 + cards.age[o["card"]] - (cards.age[cur] if cur is not None else 0) * 0.8
+        elif t == "dogma":
+            icon = cards.cards[o["card"]]["dogma"]
+            mine = icon_count(cards, st, p, icon)
+            shared = any(icon_count(cards, st, q, icon) >= mine for q in range(len(st["players"])) if q != p)
+            v = 3 + 0.4 * cards.age[o["card"]] - (3 if shared else 0)
+        else:
+            v = 1.5
+        v += rng.random()
+        if v > best_v:
+            best, best_v = o, v
+    return best
+
+
+def quick_answer(eng: Engine, rng: random.Random):
+    """Any other decision in a sampled world: mostly yes, a legal random choice of cards."""
+    d = eng.state["pending"]
+    kind, options = d["kind"], d["options"]
+    if kind == "action":
+        return quick_action(eng, rng)
+    if kind in ("initial_meld", "choose_option"):
+        return rng.choice(options)
+    if kind == "yes_no":
+        return rng.random() < 0.8
+    if kind == "splay_color":
+        return rng.choice(options)
+    if kind == "order":
+        return list(options)
+    if kind == "choose" and d.get("max", 1) == 1:
+        return rng.choice(options)
+    if d.get("one_per_color"):
+        first: dict = {}
+        for o in rng.sample(options, len(options)):
+            first.setdefault(eng.cards.color[o] if isinstance(o, int) else o, o)
+        return list(first.values())
+    k = rng.choice(d["sizes"]) if "sizes" in d else rng.randint(d["min"], d["max"])
+    return rng.sample(options, k)
+
+
+def play_out(eng: Engine, rng: random.Random, actions: int, limit: int = 400) -> None:
+    """Play on with the quick policy until `actions` more actions began (or the game ends)."""
+    n = 0
+    while eng.state["phase"] != "over" and n < limit:
+        d = eng.state["pending"]
+        if d["kind"] == "action":
+            if actions <= 0:
+                return
+            actions -= 1
+        eng.answer(quick_answer(eng, rng))
+        n += 1
+
+
+def _key(o: dict) -> str:
+    return json.dumps({k: v for k, v in o.items() if k in ("type", "card", "age")}, sort_keys=True)
+
+
+def _engine_action(o: dict) -> dict:
+    out = {k: v for k, v in o.items() if k in ("type", "age")}
+    if "card" in o:
+        out["card"] = o["card"]["id"] if isinstance(o["card"], dict) else o["card"]
+    return out
+
+
+# ---------------------------------------------------------------- the bots
+
+class HeuristicBot(GreedyBot):
+    name = "heuristic"
+    samples = 4
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self.used: dict = {"turn": None, "cards": set()}   # the dogmas this bot used this turn
+
+    def action(self, decision: dict, v: dict):
+        me = v["viewer"]
+        bundle, cards = _cards_for(v["edition"])
+        options = decision["options"]
+        turn = v["turn"]["number"]
+        if self.used["turn"] != turn:
+            self.used = {"turn": turn, "cards": set()}
+        # never the same shared dogma twice in a turn: the opponent would get it twice as well
+        allowed = [o for o in options if not (o["type"] == "dogma" and o.get("preview", {}).get("shares")
+                                              and o["card"]["id"] in self.used["cards"])] or options
+        worlds = [determinise(bundle, cards, v, random.Random(self.rng.randrange(1 << 30)))
+                  for _ in range(self.samples)]
+        best, best_v = None, -1e18
+        for o in allowed:
+            total = 0.0
+            for w in worlds:
+                eng = engine_from(bundle, json.loads(json.dumps(w)))
+                try:
+                    eng.answer(_engine_action(o))
+                    play_out(eng, self.rng, 0)
+                except Exception:   # a sampled world the action cannot be played in
+                    continue
+                total += evaluate(cards, eng.state, me)
+            if o["type"] == "dogma" and o.get("preview", {}).get("shares"):
+                total -= 4.0 * self.samples
+            if total > best_v:
+                best, best_v = o, total
+        if best["type"] == "dogma":
+            self.used["cards"].add(best["card"]["id"])
+        return best
+
+
+class SearchBot(HeuristicBot):
+    """Information-set MCTS over this bot's own actions; budget by ``iterations`` or ``seconds``."""
+    name = "search"
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 depth: int = 4, c: float = 0.7):
+        super().__init__(seed)
+        self.iterations = iterations if iterations is not None else (None if seconds else 300)
+        self.seconds = seconds
+        self.depth, self.c = depth, c
+
+    def action(self, decision: dict, v: dict):
+        options = decision["options"]
+        if len(options) == 1:
+            return options[0]
+        achieves = [o for o in options if o["type"] == "achieve"]
+        if achieves:
+            return max(achieves, key=lambda o: o["age"])
+        me = v["viewer"]
+        bundle, cards = _cards_for(v["edition"])
+        root = {"n": 0, "w": 0.0, "avail": 0, "kids": {}}
+        by_key = {_key(_engine_action(o)): o for o in options}
+        start = time.monotonic()
+        it = 0
+        while True:
+            if self.iterations is not None and it >= self.iterations:
+                break
+            if self.seconds is not None and time.monotonic() - start >= self.seconds:
+                break
+            it += 1
+            rng = random.Random(self.rng.randrange(1 << 30))
+            eng = engine_from(bundle, determinise(bundle, cards, v, rng))
+            self._iterate(eng, root, me, cards, rng)
+        scored = [(k, node) for k, node in root["kids"].items() if k in by_key and node["n"]]
+        if not scored:
+            return super().action(decision, v)
+        k, _ = max(scored, key=lambda kv: (kv[1]["n"], kv[1]["w"] / kv[1]["n"]))
+        return by_key[k]
+
+    def _iterate(self, eng: Engine, root: dict, me: int, cards: Cards, rng: random.Random) -> None:
+        path = [root]
+        node = root
+        left = self.depth
+        try:
+            while eng.state["phase"] != "over" and left > 0:
+                d = eng.state["pending"]
+                if d["kind"] != "action" or d["player"] != me or node is None:
+                    if d["kind"] == "action":
+                        left -= 1
+                        if left <= 0:
+                            break
+                    eng.answer(quick_answer(eng, rng))
+                    continue
+                left -= 1
+                legal = {_key(o): o for o in d["options"]}
+                for k in legal:
+                    kid = node["kids"].setdefault(k, {"n": 0, "w": 0.0, "avail": 0, "kids": {}})
+                    kid["avail"] += 1
+                fresh = [k for k in legal if node["kids"][k]["n"] == 0]
+                if fresh:
+                    k = rng.choice(fresh)
+                    child = node["kids"][k]
+                    path.append(child)
+                    eng.answer(legal[k])
+                    node = None            # expanded one node: the rest is the play-out
+                    continue
+                k = max(legal, key=lambda k: node["kids"][k]["w"] / node["kids"][k]["n"]
+                        + self.c * 40 * math.sqrt(math.log(node["kids"][k]["avail"]) / node["kids"][k]["n"]))
+                node = node["kids"][k]
+                path.append(node)
+                eng.answer(legal[k])
+            play_out(eng, rng, left)
+            value = evaluate(cards, eng.state, me)
+        except Exception:   # a sampled world that the rules cannot continue: count nothing
+            return
+        value = max(-200.0, min(200.0, value))
+        for n in path:
+            n["n"] += 1
+            n["w"] += value

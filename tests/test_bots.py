@@ -1,0 +1,99 @@
+"""The bots that look ahead: determinisation consistent with a view, answers from the view only, seeded,
+the documented call for any bot, and the heuristic's rule against repeating a shared dogma."""
+import json
+import random
+
+import pytest
+
+from innoscript.runtime.bots import BOTS, RandomBot, answer_for, bot_answer
+from innoscript.runtime.game import Game, card_places
+from innoscript.runtime.search import SearchBot, _cards_for, determinise
+from innoscript.runtime.views import view
+
+
+def game_at_turn(turn, seed=5, edition="3e"):
+    game = Game.new(edition=edition, players=2, seed=seed, fast=True)
+    bots = [RandomBot(seed), RandomBot(seed + 1)]
+    while not game.over and (game.state["turn"]["number"] < turn or game.decision["kind"] != "action"):
+        p = game.decision["player"]
+        game.apply(answer_for(game, bots[p], p))
+    return game
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_a_determinisation_agrees_with_the_view(edition):
+    game = game_at_turn(10, edition=edition)
+    p = game.decision["player"]
+    v = game.view(p)
+    bundle, cards = _cards_for(edition)
+    for seed in range(3):
+        st = determinise(bundle, cards, v, random.Random(seed), keep_specials=True)
+        places = card_places(st)
+        assert sorted(places) == list(range(len(cards.cards)))        # every card exactly once
+        sampled = view(cards, {**st, "secret": game.state["secret"]}, p)
+        for key in ("players", "supply", "available", "junk"):
+            a, b = sampled[key], v[key]
+            if key == "players":
+                for pa, pb in zip(a, b):
+                    for k in ("board", "hand", "score", "achievements", "icons", "points"):
+                        assert pa[k] == pb[k], (k, pa[k], pb[k])
+            else:
+                assert a == b, key
+
+
+def test_answers_come_from_the_view_only():
+    """Two games that look the same to the player (the opponent's hidden hand swapped for supply cards of
+    the same ages) get the same answer from the search bot with the same seed."""
+    game = game_at_turn(8, seed=9)
+    p = game.decision["player"]
+    q = 1 - p
+    other = json.loads(game.save())
+    hand = other["players"][q]["hand"]
+    cards = game.cards
+    for i, cid in enumerate(hand):
+        pile = other["supply"][str(cards.age[cid])]
+        if pile:
+            hand[i], pile[0] = pile[0], cid
+    assert other["players"][q]["hand"] != game.state["players"][q]["hand"]
+    twin = Game.load(other)
+    assert twin.view(p) == game.view(p)
+    a = answer_for(game, SearchBot(4, iterations=30), p)
+    b = answer_for(twin, SearchBot(4, iterations=30), p)
+    assert a == b
+    assert answer_for(game, SearchBot(4, iterations=30), p) == a        # seeded: the same answer again
+
+
+@pytest.mark.parametrize("kind", sorted(BOTS))
+def test_every_bot_answers_through_the_documented_call(kind):
+    game = game_at_turn(6, seed=3)
+    options = {"iterations": 10} if kind == "search" else {}
+    for _ in range(6):
+        if game.over:
+            break
+        p = game.decision["player"]
+        game.apply(bot_answer(game, p, kind, seed=1, **options))   # legal, or apply raises
+
+
+def test_search_bot_keeps_to_a_time_budget():
+    import time
+    game = game_at_turn(8, seed=3)
+    p = game.decision["player"]
+    t = time.perf_counter()
+    answer_for(game, SearchBot(1, seconds=0.3), p)
+    assert time.perf_counter() - t < 1.5
+
+
+def test_heuristic_never_repeats_a_shared_dogma_in_a_turn():
+    game = Game.new(players=2, seed=21, fast=True)
+    bots = [BOTS["heuristic"](1), RandomBot(2)]
+    used: dict = {}
+    while not game.over:
+        p = game.decision["player"]
+        events = game.apply(answer_for(game, bots[p], p))
+        for e in events:
+            if e["type"] == "dogma" and e["player"] == 0:
+                shared = e["counts"][1] >= e["counts"][0]
+                key = (game.state["turn"]["number"], e["card"])
+                assert not (shared and used.get(key)), f"shared dogma {e['card']} used twice in a turn"
+                used[key] = shared or used.get(key, False)
+    assert used, "the heuristic bot never used a dogma"
