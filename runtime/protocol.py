@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import random
 import re
 import secrets
 import sqlite3

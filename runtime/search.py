@@ -284,16 +284,18 @@ class SearchBot(HeuristicBot):
         root = {"n": 0, "w": 0.0, "avail": 0, "kids": {}}
         by_key = {_key(_engine_action(o)): o for o in options}
         start = time.monotonic()
-        it = 0
+        it, longest = 0, 0.0
         while True:
             if self.iterations is not None and it >= self.iterations:
                 break
-            if self.seconds is not None and time.monotonic() - start >= self.seconds:
+            now = time.monotonic()
+            if self.seconds is not None and now - start + longest >= self.seconds:   # no iteration overruns it
                 break
             it += 1
             rng = random.Random(self.rng.randrange(1 << 30))
             eng = engine_from(bundle, determinise(bundle, cards, v, rng))
             self._iterate(eng, root, me, cards, rng)
+            longest = max(longest, time.monotonic() - now)
         scored = [(k, node) for k, node in root["kids"].items() if k in by_key and node["n"]]
         if not scored:
             return super().action(decision, v)

@@ -97,3 +97,20 @@ def test_heuristic_never_repeats_a_shared_dogma_in_a_turn():
                 assert not (shared and used.get(key)), f"shared dogma {e['card']} used twice in a turn"
                 used[key] = shared or used.get(key, False)
     assert used, "the heuristic bot never used a dogma"
+
+
+def test_the_server_plays_the_search_bot_within_its_time_limit():
+    from innoscript.runtime.protocol import Hub
+    from innoscript.runtime.store import Store
+    hub = Hub(Store(":memory:"))
+    [(_, created)] = hub.handle("c", json.dumps({"type": "create", "players": 2, "seed": 3, "bots": [None, "search"]}))
+    assert created["type"] == "created", created
+    gid, token = created["game"], created["seats"][0]
+    for _ in range(6):
+        [(_, state)] = hub.handle("c", json.dumps({"type": "view", "game": gid, "player": 0, "token": token}))
+        d = state["view"]["decision"]
+        o = d["options"][0]
+        answer = o["id"] if d["kind"] == "initial_meld" else o
+        out = hub.handle("c", json.dumps({"type": "answer", "game": gid, "player": 0, "token": token,
+                                          "decision": d["id"], "answer": answer}))
+        assert out[0][1]["type"] == "update", out[0][1]
