@@ -65,6 +65,7 @@ LIMITS = {
 BOT_ANSWERS = 5000         # bot answers after one message, before giving up
 BOT_SECONDS = 3.0
 MAX_GAMES_IN_MEMORY = 256
+MAX_JOINED = 32            # games one connection receives updates of
 
 
 class ProtocolError(Exception):
@@ -422,7 +423,10 @@ class Hub:
             seat = self._viewer(entry, msg)
             view = entry["game"].view(seat)
         with self.lock:
-            self.seats.setdefault(conn, {})[msg["game"]] = seat
+            joined = self.seats.setdefault(conn, {})
+            if msg["game"] not in joined and len(joined) >= MAX_JOINED:
+                raise ProtocolError("bad_message", f"one connection may join at most {MAX_JOINED} games")
+            joined[msg["game"]] = seat
         return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat, view=view))]
 
     def do_view(self, conn, msg):
@@ -534,7 +538,7 @@ class Hub:
     def do_sandbox(self, conn, msg):
         """Play the edited card's dogma once, in a small position with random answers, in a child process."""
         edition = self.edition(msg.get("edition", "3e"))
-        if not self.trials.acquire(timeout=self.sandbox_limits["queue_seconds"]):
+        if not self.trials.acquire(blocking=False):   # no waiting: a worker thread is never parked on the sandbox
             raise ProtocolError("busy", "the sandbox is busy with other trials; try again")
         try:
             log, error = sandbox.run_in_child(msg["source"], edition, msg.get("seed", 0), self.sandbox_limits)

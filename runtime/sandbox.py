@@ -22,8 +22,7 @@ LIMITS = {
     "memory_bytes": 1 << 30,   # address space of one trial's process
     "wall_seconds": 15,        # a trial's whole life, start-up included
     "answers": 500,            # decisions answered in one trial
-    "concurrent": 2,           # trials at once per server
-    "queue_seconds": 30,       # how long a trial waits for a free place
+    "concurrent": 2,           # trials at once per server; one more is answered 'busy'
     "log_bytes": 1 << 18,
 }
 

@@ -31,7 +31,15 @@ def serve_stdio(db: str | None = None, inp=None, out=None) -> None:
     out = out or sys.stdout
     hub = Hub(Store(db))
     conn = "stdio"
-    for line in inp:
+    while True:
+        line = inp.readline(LIMITS["message_bytes"] + 2)   # a line is never read whole beyond the limit
+        if not line:
+            break
+        if not line.endswith("\n") and len(line) > LIMITS["message_bytes"]:
+            while True:   # skip the rest of the overlong line
+                rest = inp.readline(1 << 16)
+                if not rest or rest.endswith("\n"):
+                    break
         if not line.strip():
             continue
         for _target, msg in hub.handle(conn, line):

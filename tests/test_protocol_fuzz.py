@@ -24,7 +24,7 @@ from protocol_client import VALIDATOR, answer_for
 EXAMPLES = int(os.environ.get("INNOSCRIPT_FUZZ_EXAMPLES", "300"))
 MUTATIONS = int(os.environ.get("INNOSCRIPT_FUZZ_MUTATIONS", str(EXAMPLES * 4)))
 FIELDS = ["type", "id", "game", "player", "token", "decision", "answer", "edition", "players", "seed", "names",
-          "bots", "data", "source", "offset", "limit"]
+          "bots", "data", "source", "offset", "limit", "options"]
 HOSTILE = [True, False, 1.0, -1, 0, 7, 8, 2 ** 31, 2 ** 53 + 1, 10 ** 20, "", "../3e", "/etc", "3e/../4e", "h" * 17,
            "h0000000000000000", "0" * 32, "x" * 100_000, None, {}, [], [[[[]]]], {"ref": True}, {"id": 1.5},
            ["a"] * 300, list(range(2000)), {"type": "dogma", "card": True}, "\u202e", "\ud800"]

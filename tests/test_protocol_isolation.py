@@ -103,3 +103,13 @@ def test_the_trials_own_cpu_limit_is_set_in_the_child(tmp_path):
     r = subprocess.run([sys.executable, "-c", script], input=request, capture_output=True, text=True, timeout=60)
     log = json.loads(r.stdout)["log"]
     assert log == [str((3, 4)), str((sandbox.LIMITS["memory_bytes"],) * 2)]
+
+
+def test_a_trial_beyond_the_concurrent_ones_is_busy_at_once(tmp_path):
+    from innoscript.runtime.protocol import Hub
+    from innoscript.runtime.store import Store
+    hub = Hub(Store(tmp_path / "g.sqlite"), sandbox_limits={"concurrent": 1})
+    assert hub.trials.acquire(blocking=False)   # the one place is taken
+    start = time.monotonic()
+    reply = hub.handle("c", json.dumps({"type": "sandbox", "source": LOOPING}))[0][1]
+    assert reply["code"] == "busy" and time.monotonic() - start < 1.0
