@@ -19,7 +19,7 @@ import random
 from . import readsets, teams, tier, vm
 from .options import normalise as normalise_options
 from .state import (Cards, GameOver, bump, draw_age, highest_top_value, locate, new_state, place, points,
-                    remove_from_anywhere, top_cards, icon_count)
+                    remove_from_anywhere, top_cards, icon_count, unshow)
 
 # Budgets cover a whole action (a dogma with all its answers), so a loop that asks a question
 # every time round cannot run for ever; both are far above what any real action uses.
@@ -167,8 +167,7 @@ class Engine:
         p = d["active"]
         for frame in d["stack"]:
             if "you" in frame:
-                for cid in list(st["players"][frame["you"]]["revealed"]):
-                    self._unreveal(cid, frame["you"])
+                st["players"][frame["you"]]["revealed"].clear()
         st["pending"] = None
         self.emit("dogma_stopped", player=p, source=err.card, line=err.line, column=err.column, message=str(err))
         try:
@@ -516,23 +515,10 @@ class Engine:
             self.after_change()
         self._end_action()
 
-    def _unreveal(self, cid: int, owner: int):
-        """A revealed card goes back where it was revealed from (a drawn card: the hand)."""
-        st = self.state
-        st["players"][owner]["revealed"].remove(cid)
-        zone, p = st["revealed_from"].pop(str(cid), ["hand", owner])
-        if zone in ("hand", "score"):
-            st["players"][p if p is not None else owner][zone].append(cid)
-        elif zone == "board":
-            place(self.cards, st, cid, "board", p if p is not None else owner)
-        else:
-            place(self.cards, st, cid, zone, p)
-
     def _finish_frame(self, frame):
         st = self.state
         you = frame["you"]
-        for cid in list(st["players"][you]["revealed"]):  # whatever is still revealed goes back
-            self._unreveal(cid, you)
+        st["players"][you]["revealed"].clear()   # what the effect revealed is no longer shown
         if frame.get("sharer") and st["dogma"]["changes"] > frame["changes_at_start"]:
             st["dogma"]["shared_change"] = True
 
@@ -587,21 +573,14 @@ class Engine:
             self._meld(p, cid, bottom=True)
             st["turn"]["tucked"][p] += 1
             return
-        if verb == "keep":
-            zone, owner, _ = locate(st, cid)
-            if zone != "revealed":
-                return
-            self._unreveal(cid, owner)
-            self.emit("keep", player=owner, card=cid, **{"from": "revealed", "from_player": owner})
+        if verb == "keep":   # stop showing a revealed card; it stays where it is
+            if cid in st["players"][p]["revealed"]:
+                unshow(st, cid)
+                zone, owner, _ = locate(st, cid)
+                self.emit("keep", player=p, card=cid, **{"from": zone, "from_player": owner})
             return
         if verb == "reveal":
-            zone, owner, _ = locate(st, cid)
-            if zone == "revealed":
-                return
-            where = remove_from_anywhere(st, cid)
-            st["players"][p if owner is None else owner]["revealed"].append(cid)
-            st["revealed_from"][str(cid)] = [where[0], where[1] if where[1] is not None else p]
-            self.emit("reveal", player=p, card=cid, **self._origin(where))
+            self._reveal(p, cid)
             return
         where = remove_from_anywhere(st, cid)
         if verb == "score":
@@ -616,6 +595,16 @@ class Engine:
         elif verb == "take":
             place(self.cards, st, cid, "hand", p)
         self.emit(verb, player=p, card=cid, **self._origin(where))
+
+    def _reveal(self, p: int, cid: int):
+        """Reveal in place: the card is shown to everyone and stays in its zone."""
+        st = self.state
+        if any(cid in pl["revealed"] for pl in st["players"]):
+            return
+        zone, owner, _ = locate(st, cid)
+        st["players"][p]["revealed"].append(cid)
+        bump(st, owner)
+        self.emit("reveal", player=p, card=cid, **{"from": zone, "from_player": owner})
 
     def move(self, frame, cids: list, verb: str) -> list:
         p = frame["you"]
@@ -666,8 +655,11 @@ class Engine:
                 place(self.cards, st, cid, "board", to)
             elif zone == "top":
                 place(self.cards, st, cid, "board", to)
+            elif zone == "revealed":   # into the hand, shown
+                place(self.cards, st, cid, "hand", to)
+                st["players"][to]["revealed"].append(cid)
             else:
-                place(self.cards, st, cid, {"revealed": "revealed"}.get(zone, zone), to)
+                place(self.cards, st, cid, zone, to)
             self.emit("transfer", player=frame["you"], to=to, zone=zone, card=cid, **self._origin(where))
             moved.append(cid)
         self._settle(frame, "transfer", moved)
@@ -953,7 +945,7 @@ class Engine:
                                   "no elimination rule", card)
         pl = st["players"][p]
         pl["eliminated"] = True
-        for cid in pl["hand"] + pl["score"] + pl["revealed"] + [c for pile in pl["board"].values() for c in pile["cards"]]:
+        for cid in pl["hand"] + pl["score"] + [c for pile in pl["board"].values() for c in pile["cards"]]:
             remove_from_anywhere(st, cid)
             place(self.cards, st, cid, "junk", None)
         for a in list(pl["achievements"]):

@@ -158,7 +158,7 @@ def card_places(state: dict) -> list[int]:
     """Every card id in every zone (a card in two places appears twice)."""
     out: list[int] = []
     for pl in state["players"]:
-        out += pl["hand"] + pl["score"] + pl["revealed"] + [a for a in pl["achievements"] if isinstance(a, int)]
+        out += pl["hand"] + pl["score"] + [a for a in pl["achievements"] if isinstance(a, int)]
         for pile in pl["board"].values():
             out += pile["cards"]
     for pile in state["supply"].values():

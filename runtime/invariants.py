@@ -25,7 +25,7 @@ def violations(engine) -> list[str]:
     out: list[str] = []
     places: Counter = Counter()
     for pl in st["players"]:
-        places.update(pl["hand"] + pl["score"] + pl["revealed"] + [a for a in pl["achievements"] if isinstance(a, int)])
+        places.update(pl["hand"] + pl["score"] + [a for a in pl["achievements"] if isinstance(a, int)])
         for pile in pl["board"].values():
             places.update(pile["cards"])
     for pile in st["supply"].values():
@@ -37,6 +37,9 @@ def violations(engine) -> list[str]:
         out.append(f"cards in more than one place: {sorted(twice)[:5]}")
     if missing:
         out.append(f"cards in no place: {sorted(missing)[:5]}")
+    shown = [c for pl in st["players"] for c in pl["revealed"]]
+    if any(c not in places for c in shown) or len(set(shown)) != len(shown):
+        out.append("a revealed card is in no zone, or revealed twice")
     specials = Counter(st["available"]["special"] + st.get("junk_special", []) +
                        [a for pl in st["players"] for a in pl["achievements"] if isinstance(a, str)])
     if specials != Counter(list(cards.specials)):

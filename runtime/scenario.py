@@ -177,7 +177,10 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
         pl = state["players"][p]
         for zone in ("hand", "score", "revealed"):
             for name in spec.get(zone, []):
-                pl[zone].append(take(name))
+                cid = take(name)
+                pl["hand" if zone == "revealed" else zone].append(cid)   # a revealed card is shown in the hand
+                if zone == "revealed":
+                    pl["revealed"].append(cid)
         for name in spec.get("achievements", []):
             if name in cards.specials:
                 state["available"]["special"].remove(name)

@@ -3,9 +3,12 @@
 The whole game is one dict of lists, ints and strings, so it serialises
 with ``json.dumps`` at any moment and nothing is hidden in Python objects:
 
-    players[p]   hand, score, achievements, revealed (card ids; achievements
-                 may also hold special-achievement names), board: colour ->
-                 {"cards": [top ... bottom], "splay": "none"|"left"|...}
+    players[p]   hand, score, achievements (card ids; achievements may also
+                 hold special-achievement names), board: colour ->
+                 {"cards": [top ... bottom], "splay": "none"|"left"|...},
+                 revealed: the cards p has revealed, shown to everyone; a
+                 revealed card stays in its zone (a card that moves stops
+                 being revealed), so this list is not a place of its own
     supply       age (as a string) -> [top ... bottom]
     available    {"standard": [card ids], "special": [names]}
     junk, removed
@@ -77,7 +80,6 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
         "available": {"standard": [], "special": [s["name"] for s in cards.bundle["special_achievements"]]},
         "junk": [],
         "junk_special": [],
-        "revealed_from": {},
         "rev": 0,          # bumped by every change of cards: keys the icon-count cache
         "revs": [0] * len(names),   # the same, per player whose cards changed
         "removed": [],
@@ -100,8 +102,6 @@ def locate(state: dict, cid: int):
             return ("hand", p, None)
         if cid in pl["score"]:
             return ("score", p, None)
-        if cid in pl["revealed"]:
-            return ("revealed", p, None)
         if cid in pl["achievements"]:
             return ("achievements", p, None)
         for color, pile in pl["board"].items():
@@ -173,14 +173,21 @@ def bump(state: dict, p: int | None) -> None:
         state["revs"][p] += 1
 
 
+def unshow(state: dict, cid: int) -> None:
+    """The card is no longer revealed (it moved, or the effect that revealed it ended)."""
+    for pl in state["players"]:
+        if cid in pl["revealed"]:
+            pl["revealed"].remove(cid)
+
+
 def remove_from_anywhere(state: dict, cid: int):
-    """Take a card out of its zone; return where it was. A pile left with 0-1 cards forgets its splay."""
+    """Take a card out of its zone; return where it was. A pile left with 0-1 cards forgets its splay;
+    a revealed card that moves is no longer revealed."""
     zone, p, key = locate(state, cid)
     bump(state, p)
-    if zone in ("hand", "score", "revealed", "achievements"):
+    unshow(state, cid)
+    if zone in ("hand", "score", "achievements"):
         state["players"][p][zone].remove(cid)
-        if zone == "revealed":
-            state.get("revealed_from", {}).pop(str(cid), None)
     elif zone == "board":
         pile = state["players"][p]["board"][key]
         pile["cards"].remove(cid)
