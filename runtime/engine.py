@@ -367,7 +367,9 @@ class Engine:
         if st["phase"] == "over":
             return
         st["phase"] = "action"
-        st["dogma"] = None
+        d, st["dogma"] = st["dogma"], None
+        if d and d.get("claims"):
+            self._claim_queued(d["claims"])
         if self.rule("special_achievement_check") == "end_of_action":
             self.check_specials()
         if self.rule("achievement_win_check") == "end_of_action":
@@ -421,7 +423,7 @@ class Engine:
                 elif has_demand and st["players"][q]["hand"]:
                     prelude.append(["avoid", q])
         st["dogma"] = {"card": cid, "active": p, "icon": icon, "counts": counts, "vars": {},
-                       "changes": 0, "shared_change": False, "stack": [], "prelude": prelude,
+                       "records": [], "changes": 0, "shared_change": False, "stack": [], "prelude": prelude,
                        "prelude_frame": {}, "excluded": [], "built": False}
         st["phase"] = "dogma"
         self.emit("dogma", player=p, card=cid, icon=icon, counts=counts)
@@ -472,8 +474,12 @@ class Engine:
                               if counts[q] >= counts[p] and q not in out]
             d["stack"].append({"work": items})
 
-    def action_vars(self) -> dict:
-        return self.state["dogma"]["vars"]
+    def action_vars(self, frame: dict | None = None) -> dict:
+        """The record of the card execution a frame belongs to ("due to this demand", Democracy's
+        count): the dogma's own card uses ``vars``; each executed card starts a fresh record."""
+        d = self.state["dogma"]
+        rec = frame.get("record", 0) if frame else 0
+        return d["vars"] if rec == 0 else d["records"][rec - 1]
 
     def _answer_target(self) -> dict:
         """Where the pending decision's answer goes: the waiting frame, or the dogma's prelude."""
@@ -495,7 +501,8 @@ class Engine:
                 if st["players"][you].get("eliminated"):
                     continue   # eliminated players take no further part
                 frame = vm.new_frame(self.cards, card, effect, you, me, sharer=sharer,
-                                     changes_at_start=d["changes"], depth=top.get("depth", 0))
+                                     changes_at_start=d["changes"], depth=top.get("depth", 0),
+                                     record=top.get("record", 0))
                 stack.append(frame)
                 self.emit("effect", card=card, effect=effect, player=you)
                 continue
@@ -509,7 +516,7 @@ class Engine:
             elif status == "end_dogma":
                 stack.clear()
         # the dogma action is over: the sharing bonus, then the action ends
-        if d["shared_change"]:
+        if self._sharing_bonus_due(d):
             self.emit("sharing_bonus", player=d["active"])
             self.draw_one(d["active"], highest_top_value(self.cards, st, d["active"]))
             self.after_change()
@@ -519,8 +526,19 @@ class Engine:
         st = self.state
         you = frame["you"]
         st["players"][you]["revealed"].clear()   # what the effect revealed is no longer shown
-        if frame.get("sharer") and st["dogma"]["changes"] > frame["changes_at_start"]:
-            st["dogma"]["shared_change"] = True
+        if frame.get("sharer"):
+            st["dogma"]["shared"] = True
+            if st["dogma"]["changes"] > frame["changes_at_start"]:
+                st["dogma"]["shared_change"] = True
+
+    def _sharing_bonus_due(self, d: dict) -> bool:
+        """The manifest's sharing_bonus_when: "shared" (an opponent performed a shared effect) or
+        "shared_change" (a shared effect changed the game). An eliminated player draws nothing."""
+        if self.rule("sharing_bonus") == "none" or self.state["players"][d["active"]].get("eliminated"):
+            return False
+        if self.rule("sharing_bonus_when") == "shared":
+            return bool(d.get("shared"))
+        return bool(d["shared_change"])
 
     def execute(self, frame, cid: int, kind: str):
         depth = frame.get("depth", 0) + 1
@@ -539,7 +557,9 @@ class Engine:
             elif kind == "super-execute" and chunk["kind"] == "demand":
                 items += [[cid, e, q, you, False] for q in self.opponents(you)]
         self.emit("execute", player=you, card=cid, kind=kind)
-        self.state["dogma"]["stack"].append({"work": items, "depth": depth})
+        records = self.state["dogma"].setdefault("records", [])
+        records.append({})    # the executed card keeps its own record, empty at the start
+        self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records)})
 
     # ------------------------------------------------------------ card moves
     def _count_change(self, n: int = 1):
@@ -549,7 +569,7 @@ class Engine:
 
     def _demand_stat(self, frame, verb: str, n: int):
         if frame is not None and frame["kind"] == "demand" and n:
-            v = self.action_vars()
+            v = self.action_vars(frame)
             key = f"{PAST[verb]}_by_demand"
             v[key] = v.get(key, 0) + n
 
@@ -875,6 +895,46 @@ class Engine:
         self.check_win_by_achievements()
         return True
 
+    def claim_by_effect(self, frame, name: str) -> None:
+        """A dogma effect instructs to claim a special achievement: at once, or (manifest
+        dogma_claim: end_of_action) at the end of the action, if it is still available."""
+        d = self.state["dogma"]
+        if self.rule("dogma_claim") == "end_of_action" and d is not None:
+            claim = [frame["you"], name]
+            if claim not in d.setdefault("claims", []):
+                d["claims"].append(claim)
+                self.emit("claim_queued", player=frame["you"], name=name)
+            return
+        self.claim_special(frame["you"], name)
+
+    def _claim_queued(self, claims: list) -> None:
+        """Several players instructed to claim the same achievement: the tie order decides."""
+        for p in self.tie_order():
+            for q, name in claims:
+                if q == p:
+                    self.claim_special(p, name)
+
+    def tie_order(self) -> list[int]:
+        """Players still in the game in the order that breaks ties (manifest tie_break_order):
+        "active_first" (then clockwise), or "left_of_active" (clockwise from the active
+        player's left, the active player last)."""
+        st = self.state
+        active = st["turn"]["active"]
+        me = [] if st["players"][active].get("eliminated") else [active]
+        if self.rule("tie_break_order") == "left_of_active":
+            return self.players_from(active, False) + me
+        return me + self.players_from(active, False)
+
+    def achievements_needed(self) -> int:
+        """By the number of players still in the game (an eliminated player no longer counts)."""
+        st = self.state
+        need = teams.achievements_needed(self.cards.manifest, st)
+        alive = sum(not pl.get("eliminated") for pl in st["players"])
+        table = self.cards.manifest["achievements_to_win"]
+        if not teams.has_teams(st) and alive < len(st["players"]) and str(alive) in table:
+            need += table[str(alive)] - table[str(len(st["players"]))]
+        return need
+
     def after_change(self):
         if self.rule("special_achievement_check") == "immediately":
             self.check_specials()
@@ -889,8 +949,7 @@ class Engine:
         if seen is None:
             seen = self._specials_seen = {}
         memo: dict = {}
-        active = st["turn"]["active"]
-        for p in [active] + self.players_from(active, False):
+        for p in self.tie_order():
             for name in list(st["available"]["special"]):
                 if self.skip_unchanged_specials:
                     key = readsets.key(st, self.cards.specials[name].get("reads") or ["*"], p, memo)
@@ -911,15 +970,12 @@ class Engine:
     def check_win_by_achievements(self, final: bool = False):
         """3rd edition: the first player found with enough achievements wins at once.
         4th edition (final=True at the end of an action): of those with enough, the most
-        achievements wins; a tie goes to the first clockwise from the active player's left."""
+        achievements wins; a tie goes to the first in the tie order (tie_order)."""
         if self.rule("achievement_win_check") == "end_of_action" and not final:
             return
         st = self.state
-        need = teams.achievements_needed(self.cards.manifest, st)
-        active = st["turn"]["active"]
-        order = self.players_from(active, False) + ([active] if not st["players"][active].get("eliminated") else [])
-        if not final:
-            order = [active] + order[:-1] if active in order else order
+        need = self.achievements_needed()
+        order = self.tie_order()
         count = {p: teams.achievement_count(st, p) for p in order}   # a team's achievements are pooled
         reached = [p for p in order if count[p] >= need]
         if reached:
@@ -959,7 +1015,8 @@ class Engine:
     def end_by_score(self):
         """The greatest (team) score wins; a tie goes to more (pooled) achievements, then it is a draw."""
         st = self.state
-        sides = [t[0] for t in teams.teams_of(st)]
+        # an eliminated player cannot win
+        sides = [t[0] for t in teams.teams_of(st) if any(not st["players"][q].get("eliminated") for q in t)]
         scores = [teams.team_points(self.cards, st, p) for p in sides]
         best = max(scores)
         tied = [p for p, s in zip(sides, scores) if s == best]

@@ -277,9 +277,9 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
     elif op == O.JUMP_IF_TRUE:
         return pc + 1 if not stack.pop() else ins[1]
     elif op == O.LOAD_ACTION:
-        stack.append(engine.action_vars().get(consts[ins[1]], 0))
+        stack.append(engine.action_vars(frame).get(consts[ins[1]], 0))
     elif op == O.STORE_ACTION:
-        engine.action_vars()[consts[ins[1]]] = stack.pop()
+        engine.action_vars(frame)[consts[ins[1]]] = stack.pop()
     elif op == O.BINARY:
         b = stack.pop()
         a = stack.pop()
@@ -432,7 +432,7 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
             if state["players"][frame["you"]].get("eliminated"):
                 return "done"   # an eliminated player's effect stops here
     elif op == O.CLAIM:
-        engine.claim_special(frame["you"], consts[ins[1]])
+        engine.claim_by_effect(frame, consts[ins[1]])
     elif op == O.EXECUTE:
         target = _as_list(stack.pop())
         frame["pc"] = pc + 1

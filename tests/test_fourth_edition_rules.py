@@ -99,3 +99,14 @@ def test_special_achievements_wait_for_the_end_of_the_action(base):
     splay = next(i for i, k in enumerate(kinds) if k[0] == "splay")
     draw = next(i for i, k in enumerate(kinds) if k[0] == "draw")
     assert splay < draw < claim   # not at the splay: after the whole action
+
+
+def test_a_claim_instructed_by_a_dogma_waits_for_the_end_of_the_action():
+    from innoscript.runtime import scenario as S
+    from pathlib import Path
+    out = S.run(Path(__file__).parent / "scenarios" / "4e" / "rules" / "dogma-claim-at-end-of-action.yaml")
+    assert out.passed, out.failures
+    kinds = [ev["type"] for ev in out.events]
+    claim = kinds.index("special_achievement")
+    assert kinds.index("claim_queued") < claim
+    assert max(i for i, k in enumerate(kinds) if k == "effect") < claim   # after every effect
