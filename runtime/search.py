@@ -28,6 +28,7 @@ import random
 import time
 
 from .bots import GreedyBot
+from . import teams as T
 from .engine import Engine
 from .state import Cards, icon_count, points, top_cards
 
@@ -87,6 +88,10 @@ def determinise(bundle: dict, cards: Cards, view: dict, rng: random.Random, keep
     for age, count in view["supply"].items():
         st["supply"][str(age)] = [take(int(age)) for _ in range(count)]
     st["removed"] = [c for cs in pool.values() for c in cs]
+    st["options"] = dict(view.get("options") or {})
+    if view.get("teams"):   # team play: the same teams and turn order
+        st["teams"] = [list(t["players"]) for t in view["teams"]]
+        st["seating"] = list(view["seating"])
     t = view["turn"]
     st["turn"].update(number=t["number"], active=t["active"], actions_left=t["actions_left"])
     st["turn"]["scored"], st["turn"]["tucked"] = [0] * n, [0] * n
@@ -136,6 +141,9 @@ def evaluate(cards: Cards, st: dict, me: int) -> float:
         v = (60.0 * len(pl["achievements"]) + 1.2 * pts + 3.0 * sum(tops) + 4.0 * top + 0.8 * icons
              + 2.0 * splays + 12.0 * min(reach, 2) + 2.5 * min(len(pl["hand"]), 3))
         vals.append(v)
+    if T.has_teams(st):   # a team's strength is its players' together; the opponents are the other team
+        mine = sum(vals[p] for p in T.team(st, me))
+        return mine - sum(vals[p] for p in T.opponents(st, me))
     mine = vals[me]
     best_other = max(v for p, v in enumerate(vals) if p != me)
     return mine - best_other
@@ -160,7 +168,7 @@ def quick_action(eng: Engine, rng: random.Random, eps: float = 0.15) -> dict:
         elif t == "dogma":
             icon = cards.cards[o["card"]]["dogma"]
             mine = icon_count(cards, st, p, icon)
-            shared = any(icon_count(cards, st, q, icon) >= mine for q in range(len(st["players"])) if q != p)
+            shared = any(icon_count(cards, st, q, icon) >= mine for q in T.opponents(st, p))
             v = 3 + 0.4 * cards.age[o["card"]] - (3 if shared else 0)
         else:
             v = 1.5
@@ -237,7 +245,7 @@ class HeuristicBot(GreedyBot):
         if self.used["turn"] != turn:
             self.used = {"turn": turn, "cards": set()}
         # never the same shared dogma twice in a turn: the opponent would get it twice as well
-        allowed = [o for o in options if not (o["type"] == "dogma" and o.get("preview", {}).get("shares")
+        allowed = [o for o in options if not (o["type"] == "dogma" and o.get("preview", {}).get("opponents_share")
                                               and o["card"]["id"] in self.used["cards"])] or options
         worlds = [determinise(bundle, cards, v, random.Random(self.rng.randrange(1 << 30)))
                   for _ in range(self.samples)]
@@ -252,7 +260,7 @@ class HeuristicBot(GreedyBot):
                 except Exception:   # a sampled world the action cannot be played in
                     continue
                 total += evaluate(cards, eng.state, me)
-            if o["type"] == "dogma" and o.get("preview", {}).get("shares"):
+            if o["type"] == "dogma" and o.get("preview", {}).get("opponents_share"):
                 total -= 4.0 * self.samples
             if total > best_v:
                 best, best_v = o, total

@@ -195,10 +195,12 @@ def dogma_preview(cards: Cards, state: dict, p: int, cid: int) -> dict:
     counts = [icon_count(cards, state, q, icon) for q in range(len(state["players"]))]
     kinds = {e["kind"] for e in cards.cards[cid]["effects"]}
     others = [q for q, pl in enumerate(state["players"]) if q != p and not pl.get("eliminated")]
+    rivals = [q for q in T.opponents(state, p) if q in others]    # demands never reach a partner
     shares = [q for q in others if counts[q] >= counts[p]] if kinds - {"demand", "compel"} else []
-    hit = [q for q in others if counts[q] < counts[p]] if "demand" in kinds else []
-    hit += [q for q in others if counts[q] >= counts[p]] if "compel" in kinds else []
-    return {"icon": icon, "counts": counts, "shares": shares, "demanded": sorted(set(hit))}
+    hit = [q for q in rivals if counts[q] < counts[p]] if "demand" in kinds else []
+    hit += [q for q in rivals if counts[q] >= counts[p]] if "compel" in kinds else []
+    return {"icon": icon, "counts": counts, "shares": shares,
+            "opponents_share": [q for q in shares if q in rivals], "demanded": sorted(set(hit))}
 
 
 def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> dict:

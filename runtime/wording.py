@@ -86,7 +86,7 @@ def word(decision: dict, view: dict, effect_text: str | None = None) -> dict:
         left = view["turn"]["actions_left"]
         out["title"] = f"Your turn: choose an action ({left} action{'s' if left != 1 else ''} left)"
         out["labels"] = [action_label(o, view, me) for o in options]
-        sharing = [o for o in options if o["type"] == "dogma" and (o.get("preview") or {}).get("shares")]
+        sharing = [o for o in options if o["type"] == "dogma" and (o.get("preview") or {}).get("opponents_share")]
         if sharing:
             out["warning"] = "Opponents share " + ", ".join(o["card"]["name"] for o in sharing) + \
                              ": they would do its effects too (and you would get a free draw if they change anything)"

@@ -114,3 +114,17 @@ def test_the_server_plays_the_search_bot_within_its_time_limit():
         out = hub.handle("c", json.dumps({"type": "answer", "game": gid, "player": 0, "token": token,
                                           "decision": d["id"], "answer": answer}))
         assert out[0][1]["type"] == "update", out[0][1]
+
+
+def test_bots_look_ahead_in_team_games():
+    game = Game.new(players=4, seed=2, fast=True, options={"teams": "1+3"})
+    bots = [BOTS["search"](p, iterations=8) if p % 2 == 0 else BOTS["heuristic"](p) for p in range(4)]
+    bundle, cards = _cards_for("3e")
+    for _ in range(40):
+        if game.over:
+            break
+        p = game.decision["player"]
+        if game.decision["kind"] == "action":
+            st = determinise(bundle, cards, game.view(p), random.Random(1), keep_specials=True)
+            assert st["teams"] == game.state["teams"] and st["seating"] == game.state["seating"]
+        game.apply(answer_for(game, bots[p], p))

@@ -79,6 +79,7 @@ def test_dogma_preview_names_sharers_and_the_demanded():
     assert (other in pv["shares"]) == (counts[other] >= counts[p] and
                                         any(e["kind"] == "non_demand" for e in game.cards.cards[o["card"]["id"]]["effects"]))
     from innoscript.runtime.views import resolve_answer
+    assert pv["opponents_share"] == pv["shares"]          # two players: every sharer is an opponent
     game.apply(resolve_answer(game.cards, game.state, game.decision, o), p)   # sent back as it came: legal
 
 

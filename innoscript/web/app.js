@@ -295,7 +295,7 @@ function showDecision(v) {
     b.dataset.index = i;
     b.setAttribute("accesskey", i < 9 ? String(i + 1) : "");
     if (multi) b.setAttribute("aria-pressed", "false");
-    if (d.kind === "action" && o.type === "dogma" && o.preview && o.preview.shares.length) b.classList.add("shared");
+    if (d.kind === "action" && o.type === "dogma" && o.preview && (o.preview.opponents_share || o.preview.shares).length) b.classList.add("shared");
     list.appendChild(b);
   });
   box.appendChild(list);
