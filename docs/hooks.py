@@ -176,56 +176,185 @@ def _slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
+CARD_ASSETS = ("cards.js", "cards.css", "icons.svg")
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def _reference_file():
+    """The printed texts (the project's reference file beside the checkout, or $INNOSCRIPT_REFERENCE)."""
+    import os
+    from pathlib import Path
+    path = os.environ.get("INNOSCRIPT_REFERENCE") or \
+        Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "innovation-base-cards.json"
+    return Path(path) if Path(path).exists() else None
+
+
+@functools.cache
+def _scenarios_by_card(ed_name: str) -> dict[str, list]:
+    """card name -> [scenario file] of the passing scenarios that ran one of its effects."""
+    from pathlib import Path
+    from innoscript.compiler.bundle import load_bundle
+    from innoscript.runtime.catalog import default_scenario_dir
+    from innoscript.runtime.scenario import ScenarioError, run
+    folder = default_scenario_dir(ed_name)
+    out: dict[str, list] = {}
+    if not folder.exists():
+        return out
+    bundle = load_bundle(ed_name)
+    names = [c["name"] for c in bundle["cards"]]
+    for path in sorted(Path(folder).rglob("*.yaml")):
+        try:
+            result = run(path, bundle)
+        except ScenarioError:
+            continue
+        if not result.passed:
+            continue
+        for cid in sorted({cid for cid, _ in result.effects_run()}):
+            out.setdefault(names[cid], []).append(path)
+    return out
+
+
+def _attr(data) -> str:
+    import html
+    return html.escape(json.dumps(data, sort_keys=True), quote=True)
+
+
 @functools.cache
 def _gallery_pages() -> dict[str, str]:
-    """Markdown for the card gallery: an index per edition and a page per card, made from the compiled cards."""
+    """Markdown for the card gallery: an index per edition and a page per card, made from the compiled cards.
+
+    Each card page: the card drawn by the shared card renderer (innoscript/web/cards.js), the printed text
+    beside the rendered one with the errata similarity and word diff, the scenarios that test it (linked to
+    generated pages), the change from or to the other edition, the script and its bytecode."""
+    import html
+    from innoscript.compiler import errata as E
     from innoscript.compiler.bundle import compile_edition, parse_card, vocabulary
     from innoscript.compiler.diff import diff_card
     from innoscript.compiler.disasm import disassemble_card
-    from innoscript.compiler.render import render_card
     from innoscript.editions import available_editions, load_edition, source_path
+    from innoscript.runtime.catalog import default_scenario_dir
+    from innoscript.runtime.views import card_catalog
     pages: dict[str, str] = {}
     asts: dict[str, dict] = {}
-    for ed_name in available_editions():
+    editions = available_editions()
+    for ed_name in editions:
         ed = load_edition(ed_name)
         vocab = vocabulary(ed.manifest, ed.card_names)
         asts[ed_name] = {s.name: parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources}
-    for ed_name in available_editions():
+    ref_path = _reference_file()
+    reference = json.loads(ref_path.read_text(encoding="utf-8")) if ref_path else None
+    heirs = {load_edition(e).manifest.get("inherit"): e for e in editions}
+    for ed_name in editions:
         ed = load_edition(ed_name)
         bundle = compile_edition(ed)
-        rows = [f"# {ed.manifest['label']}", "",
+        faces = {f["name"]: f for f in card_catalog(ed_name)["cards"]}
+        try:
+            checks = E.check(list(asts[ed_name].values()), reference, ed_name) if reference else []
+        except KeyError:
+            checks = []
+        by_card: dict[str, list] = {}
+        for c in checks:
+            by_card.setdefault(c.card, []).append(c)
+        scen_dir = default_scenario_dir(ed_name)
+        scenarios = _scenarios_by_card(ed_name)
+        label = ed.manifest["label"]
+        rows = [f"# Card gallery: {label}", "",
                 f"{len(bundle['cards'])} cards, generated from the card files of edition `{ed_name}`.", "",
-                "| age | card | colour | icons | dogma | effects |", "|---|---|---|---|---|---|"]
+                "| age | card | colour | icons | dogma | effects | errata similarity | scenarios |",
+                "|---|---|---|---|---|---|---|---|"]
         for card in bundle["cards"]:
-            slug = _slug(card["name"])
-            rows.append(f"| {card['age']} | [{card['name']}]({slug}.md) | {card['color']} | "
-                        f"{' '.join(card['icons'])} | {card['dogma']} | {len(card['effects'])} |")
+            name = card["name"]
+            slug = _slug(name)
+            mine = by_card.get(name, [])
+            sims = [c.similarity for c in mine if c.similarity is not None]
+            sim = f"{sum(sims) / len(sims):.2f}" if sims else "-"
+            rows.append(f"| {card['age']} | [{name}]({slug}.md) | {card['color']} | "
+                        f"{' '.join(card['icons'])} | {card['dogma']} | {len(card['effects'])} | {sim} | "
+                        f"{len(scenarios.get(name, []))} |")
             source = source_path(card["source"]).read_text(encoding="utf-8")
-            rendered = render_card(asts[ed_name][card["name"]])
-            lines = [f"# {card['name']}", "",
-                     f"Age {card['age']}, {card['color']}; icons {' · '.join(card['icons'])}; "
+            lines = [f"# {name} ({ed_name})", "",
+                     f"*{label}.* Age {card['age']}, {card['color']}; icons {' · '.join(card['icons'])}; "
                      f"dogma icon **{card['dogma']}**. Source: `cards/{card['source']}`.", "",
-                     "## Rendered text", ""]
-            lines += [f"{i}. {t}" for i, t in enumerate(rendered["effects"], 1)] or ["(no effects scripted)"]
+                     f'<div class="inno-gallery-card" data-inno-card="{_attr(faces[name])}" data-inno-full></div>',
+                     "", "## Printed and rendered text", ""]
+            if not card["effects"]:
+                lines.append("(no effects scripted)")
+            elif not mine:
+                lines.append("No reference text for this card; the rendered text:")
+                lines += [""] + [f"{i}. {t}" for i, t in enumerate(E.Renderer().card(asts[ed_name][name])["effects"], 1)]
+            else:
+                lines += ["The printed text (reference) beside the English rendered from the script, their similarity "
+                          "after normalisation and the word diff (`[-rendered only-]`, `{+printed only+}`); "
+                          "see [errata](../../errata.md).", "",
+                          "| effect | printed | rendered | similarity | word diff |", "|---|---|---|---|---|"]
+                for c in mine:
+                    sim_text = "no reference text" if c.similarity is None else f"{c.similarity:.3f} ({c.status})"
+                    lines.append(f"| {c.effect} | {_md_escape(c.printed) or '-'} | {_md_escape(c.rendered) or '-'} | "
+                                 f"{sim_text} | {_md_escape(c.diff) or '-'} |")
+            lines += ["", "## Scenarios", ""]
+            tested = scenarios.get(name, [])
+            if tested:
+                lines.append(f"{len(tested)} passing scenario{'s' if len(tested) != 1 else ''} run this card:")
+                lines.append("")
+                for p in tested:
+                    rel = p.relative_to(scen_dir).as_posix()
+                    sslug = _slug(rel.rsplit(".", 1)[0])
+                    lines.append(f"- [{rel}](scenarios/{sslug}.md)")
+                    pages.setdefault(f"gallery/{ed_name}/scenarios/{sslug}.md",
+                                     f"# Scenario {rel} ({ed_name})\n\n`tests/scenarios/{ed_name}/{rel}`, run by "
+                                     f"`innoscript scenario`.\n\n```yaml\n{p.read_text(encoding='utf-8').rstrip()}\n```\n")
+            else:
+                lines.append("No scenario runs this card yet.")
             lines += ["", "## Script", "", "```innoscript", source.rstrip(), "```", "",
                       "## Bytecode", "", "```text", disassemble_card(card, source).rstrip(), "```"]
             inherit = ed.manifest.get("inherit")
             if inherit and inherit in asts:
-                d = diff_card(asts[inherit].get(card["name"]), asts[ed_name][card["name"]])
-                lines += ["", f"## Changes from the {inherit} edition", "", f"{d.summary()}."]
+                d = diff_card(asts[inherit].get(name), asts[ed_name][name])
+                lines += ["", f"## Changes from the {inherit} edition", "", f"{_cap(d.summary())}."]
+                if asts[inherit].get(name) is not None:
+                    lines += ["", f"The card in the {inherit} edition: [{name} ({inherit})](../{inherit}/{slug}.md)."]
                 for e in d.effects:
                     lines += ["", f"Effect {e['index']} ({e['change']}):", "",
                               f"- {inherit}: {e['old'] or '-'}", f"- {ed_name}: {e['new'] or '-'}"]
+            heir = heirs.get(ed_name)
+            if heir and heir in asts:
+                d = diff_card(asts[ed_name][name], asts[heir].get(name))
+                lines += ["", f"## Changes in the {heir} edition", ""]
+                if asts[heir].get(name) is None:
+                    lines.append(f"Not in the {heir} edition.")
+                else:
+                    lines += [f"{_cap(d.summary())}. The card in the {heir} edition: [{name} ({heir})](../{heir}/{slug}.md)."]
+                    for e in d.effects:
+                        lines += ["", f"Effect {e['index']} ({e['change']}):", "",
+                                  f"- {ed_name}: {e['old'] or '-'}", f"- {heir}: {e['new'] or '-'}"]
             pages[f"gallery/{ed_name}/{slug}.md"] = "\n".join(lines) + "\n"
         pages[f"gallery/{ed_name}/index.md"] = "\n".join(rows) + "\n"
     return pages
 
 
 def on_files(files, config):
+    from importlib import resources
     from mkdocs.structure.files import File
     for path, content in _gallery_pages().items():
         files.append(File.generated(config, path, content=content))
+    web = resources.files("innoscript").joinpath("web")
+    for name in CARD_ASSETS:
+        files.append(File.generated(config, f"assets/cards/{name}", content=web.joinpath(name).read_bytes()))
+    files.append(File.generated(config, "assets/cards/gallery.js",
+                                content='document.addEventListener("DOMContentLoaded", () => InnoCards.mount());\n'))
     return files
+
+
+def on_page_content(html_text: str, page, config, files) -> str:
+    """Gallery pages carry the icon sprite inline, so the card renderer draws glyphs without fetching anything."""
+    if "data-inno-card" not in html_text:
+        return html_text
+    from importlib import resources
+    sprite = resources.files("innoscript").joinpath("web", "icons.svg").read_text(encoding="utf-8")
+    return re.sub(r"^<\?xml[^>]*>\s*", "", sprite) + html_text
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:

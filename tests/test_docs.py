@@ -22,6 +22,7 @@ def test_mkdocs_build_strict(tmp_path):
     for name in BUILTINS:
         assert name in lang, f"builtin {name} undocumented"
     _site_is_offline_and_only_pages(tmp_path / "site")
+    _gallery_pages_show_what_a_rules_checker_needs(tmp_path / "site")
 
 
 def _site_is_offline_and_only_pages(site):
@@ -36,3 +37,32 @@ def _site_is_offline_and_only_pages(site):
         assert "@import url(http" not in css.read_text(encoding="utf-8", errors="replace"), f"{css}: remote import"
     assert not (site / "hooks.py").exists(), "the build hook is published"
     assert not (site / "data").exists(), "the recorded figures' data files are published"
+
+
+def _gallery_pages_show_what_a_rules_checker_needs(site):
+    import html as H
+    import json
+    import re
+    page = (site / "gallery" / "3e" / "oars" / "index.html").read_text(encoding="utf-8")
+    assert "Oars (3e)" in page and "Innovation, 3rd edition" in page          # the edition in the title
+    m = re.search(r'data-inno-card="([^"]+)"', page)                           # drawn by the shared card renderer
+    assert m and json.loads(H.unescape(m.group(1)))["name"] == "Oars"
+    assert 'id="inno-icons"' in page and "assets/cards/cards.js" in page and "assets/cards/gallery.js" in page
+    assert (site / "assets" / "cards" / "cards.js").exists() and (site / "assets" / "cards" / "icons.svg").exists()
+    assert "Printed and rendered text" in page and "(close)" in page and "{+dogma+}" in page
+    assert "oars-repeat.yaml" in page and (site / "gallery" / "3e" / "scenarios" / "age1-oars-repeat" / "index.html").exists()
+    assert "Changes in the 4e edition" in page and "../../4e/oars/" in page
+    page4 = (site / "gallery" / "4e" / "oars" / "index.html").read_text(encoding="utf-8")
+    assert "Oars (4e)" in page4 and "Changes from the 3e edition" in page4
+    index = (site / "gallery" / "4e" / "index.html").read_text(encoding="utf-8")
+    assert "Card gallery: Innovation, 4th edition" in index and "errata similarity" in index
+
+
+def test_getting_started_and_tutorial_have_pictures():
+    import re
+    docs = ROOT / "docs"
+    for page in ("getting-started.md", "tutorial.md"):
+        pictures = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", (docs / page).read_text(encoding="utf-8"))
+        assert pictures, f"{page} has no picture"
+        for pic in pictures:
+            assert (docs / pic).exists() and (docs / pic).stat().st_size > 1000, f"{page}: {pic} is missing"
