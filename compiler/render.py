@@ -63,6 +63,17 @@ class Renderer:
         i = 0
         while i < len(stmts):
             s = stmts[i]
+            nxt = stmts[i + 1] if i + 1 < len(stmts) else None
+            if isinstance(s, A.ChooseCards) and isinstance(nxt, A.Execute) and isinstance(nxt.target, A.Name) \
+                    and nxt.target.name == s.name and s.selection.quantity is not None \
+                    and s.selection.quantity.kind == "one":
+                # "choose a top card ... as c; execute c" reads "execute ... any top card ..."
+                chosen = self.selection(s.selection)
+                chosen = "any " + chosen[2:] if chosen.startswith("a ") else chosen
+                self.binds[s.name] = "the chosen card"
+                out.append(self.executed(nxt.kind, chosen))
+                i += 2
+                continue
             text = self.stmt(s)
             # "draw X" followed by "then Y" reads as one sentence on the cards
             if text:
@@ -98,6 +109,13 @@ class Renderer:
             return self.counted(e.args[0])
         if isinstance(e, A.Call) and e.fn == "colors":
             return f"color on {self.expr(e.args[0])}"
+        if isinstance(e, A.Where) and isinstance(e.base, A.Call) and e.base.fn == "all_colors" \
+                and isinstance(e.cond, A.Compare) and e.cond.op == ">" and e.cond.right == A.Int(0) \
+                and isinstance(e.cond.left, A.Call) and e.cond.left.fn == "icons" \
+                and isinstance(e.cond.left.args[1], A.Call) and e.cond.left.args[1].fn == "pile" \
+                and isinstance(e.cond.left.args[1].args[1], A.Pronoun) and e.cond.left.args[1].args[1].who == "it":
+            owner = self.possessive(e.cond.left.args[1].args[0])
+            return f"color with {self.icon(e.cond.left.args[0])} on {owner} board"
         if isinstance(e, A.Call) and e.fn == "values_of":
             return f"different value of card {self.counted(e.args[0])[len('card '):] if self.counted(e.args[0]).startswith('card ') else 'in ' + self.expr(e.args[0])}"
         if isinstance(e, A.WithIcon):
@@ -115,7 +133,8 @@ class Renderer:
         if n is None or (isinstance(n, A.Int) and n.value == 1):
             qty = self.a_value(s.age)
         else:
-            qty = f"{self.expr(n)} {self.value_ref(s.age)}"
+            ref = self.value_ref(s.age)
+            qty = f"{self.expr(n)} {ref}" if ref.startswith("[") else f"{self.expr(n)} cards of {ref}"
         if s.bind:
             self.binds[s.bind] = "the drawn card" if n is None else "the drawn cards"
             self.plural[s.bind] = n is not None or s.times is not None
@@ -214,6 +233,8 @@ class Renderer:
         what = {"color": "a color", "value": "a value", "player": "a player", "icon": "an icon",
                 "two_colors": "two colors"}[s.kind]
         src = f" from {self.expr(s.source)}" if s.source is not None else ""
+        if s.kind == "value" and isinstance(s.source, A.Call) and s.source.fn == "values":
+            what, src = self.expr(s.source), ""          # "choose [7] or [8]"
         who = "I choose" if s.chooser == "me" else "choose"
         self.binds[s.name] = {"color": "that color", "value": "the chosen value", "player": "that player",
                               "icon": "the chosen icon", "two_colors": "the chosen colors"}[s.kind]
@@ -254,9 +275,13 @@ class Renderer:
         return f"claim the {s.achievement} achievement"
 
     def s_Execute(self, s: A.Execute) -> str:
-        if s.kind == "execute":
-            return f"execute each of the non-demand effects of {self.expr(s.target)}. Do not share them"
-        return f"{s.kind} {self.expr(s.target)}"
+        return self.executed(s.kind, self.expr(s.target))
+
+    @staticmethod
+    def executed(kind: str, what: str) -> str:
+        if kind == "execute":
+            return f"execute each of the non-demand effects of {what}. Do not share them"
+        return f"{kind} {what}"
 
     # ------------------------------------------------------------ selections
     def selection(self, sel: A.Selection) -> str:
@@ -342,7 +367,9 @@ class Renderer:
             return f"not of {self.color_phrase(f.color)}"
         if k == "value":
             if f.cmp == "==":
-                return f"[{f.value.value}]" if isinstance(f.value, A.Int) else f"of value {self.expr(f.value)}"
+                if isinstance(f.value, A.Int):
+                    return f"[{f.value.value}]"
+                return f"of value {self.expr(f.value)}"
             return f"of value {CMP[f.cmp]} {self.expr(f.value)}"
         if k == "values":
             return " or ".join(f"[{v.value}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values)
@@ -383,6 +410,8 @@ class Renderer:
                 word = {"hand": "hands", "board": "boards", "score": "score piles"}[z.kind]
             return f"{self.owner(z.owner)} {word}"
         if z.kind == "deck":
+            if not isinstance(z.age, A.Int) and isinstance(z.age, A.Name) and z.age.name in self.binds:
+                return "that deck"
             return f"the {self.value_ref(z.age)} deck"
         return {"junk": "the junk", "available": "the available achievements",
                 "available_special": "the available special achievements",
@@ -435,13 +464,16 @@ class Renderer:
         if f == "values_of":
             return f"the different values in {self.expr(a[0])}"
         if f == "values":
-            return " or ".join(f"[{self.expr(x)}]" for x in a)
+            return " or ".join(f"[{x.value}]" if isinstance(x, A.Int) else f"[{self.expr(x)}]" for x in a)
         if f == "icons":
             return f"the number of {self.icon(a[0])} on {self.expr(a[1])}"
         if f == "top":
             return f"the top card of {self.expr(a[1])} in {self.expr(a[0])}"
         if f == "pile":
-            return f"{self.expr(a[0])} cards of {self.expr(a[1])}".replace("you cards", "your cards")
+            owner = self.possessive(a[0])
+            if isinstance(a[1], A.Name) and a[1].name not in self.binds and a[1].name not in self.lets:
+                return f"{owner} {a[1].name} cards"
+            return f"{owner} cards of {self.expr(a[1])}"
         if f == "first":
             return f"the top {self.expr(a[1])} of {self.expr(a[0])}"
         if f == "below":
@@ -449,7 +481,8 @@ class Renderer:
         if f == "last":
             return f"the bottom {self.expr(a[1])} of {self.expr(a[0])}"
         if f == "splayed":
-            return f"the colors you have splayed {self.plain(a[0])}"
+            way = self.plain(a[0])
+            return f"the colors you have splayed {'in any direction' if way == 'any' else way}"
         if f == "splay_of":
             return f"how {self.expr(a[0])} {self.expr(a[1])} cards are splayed"
         if f == "points":
@@ -516,6 +549,11 @@ class Renderer:
             return f"{self.expr(e.left)} or {self.expr(e.right)}"
         if e.op == "and":
             return f"{self.expr(e.left)} and {self.expr(e.right)}"
+        if e.op == "-" and isinstance(e.left, A.Call) and e.left.fn in ("all_icons", "all_colors") \
+                and isinstance(e.right, A.Name) and e.right.name not in self.binds and e.right.name not in self.lets:
+            kind = "icon" if e.left.fn == "all_icons" else "color"
+            other = f"[{e.right.name}]" if kind == "icon" else e.right.name
+            return f"any {kind} other than {other}"
         if e.op == "-" and not isinstance(e.right, A.Int):
             return f"{self.expr(e.left)} not in {self.expr(e.right)}".replace("the colors in ", "colors present on ", 1)
         if e.op in ("+", "-") and isinstance(e.right, A.Int):
@@ -612,6 +650,15 @@ class Renderer:
         if all_are:
             return all_are
         left = e.left
+        if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Call) \
+                and left.args[0].fn == "splayed" and isinstance(e.right, A.Int) and e.op in ("==", ">="):
+            way = self.plain(left.args[0].args[0])
+            n = self.expr(e.right) + (" or more" if e.op == ">=" else "")
+            return f"you have {n} colors splayed" + (", each in any direction" if way == "any" else f" {way}")
+        if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Call) \
+                and left.args[0].fn == "colors" and isinstance(e.right, A.Call) and e.right.fn == "count" \
+                and e.right.args[0] == left.args[0].args[0] and e.op == "<":
+            return f"two or more of {self.expr(e.right.args[0])} are the same color"
         zero = isinstance(e.right, A.Int) and e.right.value == 0
         if zero and e.op in (">", "==", "!=") and (isinstance(left, A.ActionVar) and left.name.endswith("_by_demand")):
             verb = left.name[: -len("_by_demand")]

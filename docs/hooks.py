@@ -246,7 +246,9 @@ def _gallery_pages() -> dict[str, str]:
         asts[ed_name] = {s.name: parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources}
     ref_path = _reference_file()
     reference = json.loads(ref_path.read_text(encoding="utf-8")) if ref_path else None
-    heirs = {load_edition(e).manifest.get("inherit"): e for e in editions}
+    heirs: dict[str, list[str]] = {}
+    for e in editions:
+        heirs.setdefault(load_edition(e).manifest.get("inherit"), []).append(e)
     for ed_name in editions:
         ed = load_edition(ed_name)
         bundle = compile_edition(ed)
@@ -319,8 +321,9 @@ def _gallery_pages() -> dict[str, str]:
                 for e in d.effects:
                     lines += ["", f"Effect {e['index']} ({e['change']}):", "",
                               f"- {inherit}: {e['old'] or '-'}", f"- {ed_name}: {e['new'] or '-'}"]
-            heir = heirs.get(ed_name)
-            if heir and heir in asts:
+            for heir in heirs.get(ed_name, []):
+                if heir not in asts:
+                    continue
                 d = diff_card(asts[ed_name][name], asts[heir].get(name))
                 lines += ["", f"## Changes in the {heir} edition", ""]
                 if asts[heir].get(name) is None:
