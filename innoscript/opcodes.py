@@ -86,7 +86,7 @@ _TABLE: list[tuple] = [
     ("FILTER_NAME", ("const",), 1, 1, "keep cards other than the named card", ""),
     ("SELECT", ("enum:select", "enum:order", "enum:chooser", "int"), 3, 1,
      "pop max, min, cards; push the chosen cards (asks the chooser when there is a choice; int=1: may decline)", ""),
-    ("MOVE", ("enum:verb",), 1, 1, "pop cards; meld/score/tuck/... them for 'you'; push the cards moved; set 'did'", ""),
+    ("MOVE", ("enum:verb",), 1, 1, "pop cards; meld/score/tuck/... them for 'you' (asks the order of several cards onto one pile); push the cards moved; set 'did'", ""),
     ("TRANSFER", ("enum:zone",), 2, 1, "pop player, cards; move the cards to that player's zone; push the cards moved", ""),
     ("DRAW", ("enum:draw",), 2, 1, "pop age, count; draw (and meld/score/...) that many; push the cards drawn", ""),
     ("EXCHANGE", ("enum:zone", "enum:zone", "int"), 4, 0,

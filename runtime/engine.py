@@ -629,6 +629,8 @@ class Engine:
     def move(self, frame, cids: list, verb: str) -> list:
         p = frame["you"]
         moved = []
+        if verb in ("meld", "tuck"):
+            cids = self._onto_piles(frame, cids, verb, p)
         for cid in cids:
             if isinstance(cid, str):
                 if not self._move_special(cid, verb):
@@ -640,6 +642,31 @@ class Engine:
         if verb == "achieve" and moved:
             self.check_win_by_achievements()
         return moved
+
+    def _onto_piles(self, frame, cids: list, verb: str, owner: int) -> list:
+        """Several cards going onto one board pile at once: unless a player's answer already put
+        them in order (a choice of cards is answered in order), the pile's owner chooses the
+        order, top first. Returns the cards in the order they are placed."""
+        if frame.get("answered_order") == cids or len(cids) < 2:
+            return cids
+        piles: dict[str, list[int]] = {}
+        for c in cids:
+            if isinstance(c, int):
+                piles.setdefault(self.cards.color[c], []).append(c)
+        several = [(col, cs) for col, cs in piles.items() if len(cs) >= 2]
+        if not several:
+            return cids
+        orders = frame.setdefault("pile_orders", [])   # answers so far, one per pile
+        for col, cs in several[len(orders):]:
+            orders.append(self.ask({"player": owner, "kind": "order", "options": list(cs), "min": len(cs),
+                                    "max": len(cs), "color": col, "purpose": verb,
+                                    "prompt": f"choose the order of your {col} cards to {verb}, top first"}, frame))
+        frame.pop("pile_orders")
+        grouped = {c for _, cs in several for c in cs}
+        out = [c for c in cids if c not in grouped]
+        for order in orders:   # a meld puts each card on top, a tuck at the bottom
+            out += list(reversed(order)) if verb == "meld" else list(order)
+        return out
 
     def _move_special(self, name: str, verb: str) -> bool:
         """Special achievements are named, not cards: junk one that is available, or return one from the junk."""
@@ -854,6 +881,7 @@ class Engine:
             if optional and exact:  # "you may return three cards": none, or as many of the three as possible
                 decision["sizes"] = [0, want_max]
             chosen = self.ask(decision, frame)
+            frame["answered_order"] = list(chosen)
         frame["sel_full"] = (len(chosen) == lo) if exact else None
         if not chosen:
             frame["sel_full"] = False

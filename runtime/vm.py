@@ -366,8 +366,8 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         del stack[-3:]
         stack.append(chosen)
     elif op == O.MOVE:
-        moved = engine.move(frame, _as_list(stack.pop()), ENUM["verb"][ins[1]])
-        stack.append(moved)
+        moved = engine.move(frame, _as_list(stack[-1]), ENUM["verb"][ins[1]])   # may ask: pop after
+        stack[-1] = moved
     elif op == O.TRANSFER:
         target = stack.pop()
         moved = engine.transfer(frame, _as_list(stack.pop()), target, ENUM["zone"][ins[1]])
