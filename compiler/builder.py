@@ -409,6 +409,9 @@ class Builder(Transformer):
     def f_not_named(self, meta, c):
         return self._f(meta, "not_named", name=c[0].value[1:-1])
 
+    def f_not_this(self, meta, c):
+        return self._f(meta, "not_this")
+
     def f_where(self, meta, c):
         return self._f(meta, "where", cond=c[0])
 
@@ -552,6 +555,10 @@ class Builder(Transformer):
 
     def call(self, meta, c):
         return A.Call(str(c[0]), [x for x in c[1:] if x is not None], pos=_tpos(c[0]))
+
+    def this_card(self, meta, c):
+        """'this card': the card whose text is running, without spelling its name."""
+        return A.Call("this_card", [], pos=_pos(meta))
 
     def you_ref(self, meta, c):
         return A.Pronoun("you", pos=_pos(meta))

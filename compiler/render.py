@@ -34,9 +34,11 @@ class Renderer:
         self.binds: dict[str, str] = {}
         self.bind_verbs: dict[str, str] = {}
         self.in_demand = False
+        self.this = "this card"
 
     # ------------------------------------------------------------ card
     def card(self, card: A.Card) -> dict:
+        self.this = card.name   # printed texts name their own card where a script says 'this card'
         effects = [self.effect(e) for e in card.effects]
         return {"name": card.name, "age": card.get("age"), "color": card.get("color"),
                 "icons": card.get("icons"), "dogma": card.get("dogma"), "effects": effects}
@@ -379,6 +381,8 @@ class Renderer:
             return f"of a color not on {self.zone(f.zone)}"
         if k == "not_named":
             return f"other than {f.name}"
+        if k == "not_this":
+            return f"other than {self.this}"
         if k == "where":
             return f"where {self.cond(f.cond)}"
         return k
@@ -497,6 +501,8 @@ class Renderer:
             return f"the cards {self.expr(a[0])} scored this turn"
         if f == "tucked_this_turn":
             return f"the cards {self.expr(a[0])} tucked this turn"
+        if f == "this_card":
+            return self.this
         if f == "all_colors":
             return "any color"
         if f == "all_icons":

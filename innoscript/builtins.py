@@ -45,4 +45,5 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("all_colors", (), "colors", "every colour of the edition"),
     Builtin("all_icons", (), "icons", "every icon of the edition (the hex excluded)"),
     Builtin("ages", (), "values", "every age of the edition"),
+    Builtin("this_card", (), "cards", "the card whose effect is running (written 'this card')"),
 ]}

@@ -157,13 +157,17 @@ def _ages(e, f):
     return list(e.cards.ages)
 
 
+def _this_card(e, f):
+    return [f["card"]] if f.get("card", -1) >= 0 else []
+
+
 IMPLEMENTATIONS = {
     "count": _count, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
     "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
     "pile": _pile, "first": _first, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of,
     "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
     "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
-    "all_icons": _all_icons, "has": _has, "ages": _ages,
+    "all_icons": _all_icons, "has": _has, "ages": _ages, "this_card": _this_card,
 }
 
 

@@ -42,3 +42,21 @@ def test_engine_has_no_branch_on_an_edition():
                 if pattern.search(code):
                     offenders.append(f"{py.relative_to(ROOT)}:{i}: {line.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+
+def _names_itself(text: str) -> bool:
+    m = re.search(r'card\s+"([^"]+)"', text)
+    return bool(m) and f'"{m.group(1)}"' in text[m.end():]
+
+
+def test_no_card_script_names_its_own_card_in_a_string():
+    """A card refers to itself as 'this card', never by spelling its name."""
+    offenders = [str(p.relative_to(ROOT)) for p in sorted((ROOT / "cards").rglob("*.inno"))
+                 if _names_itself(p.read_text(encoding="utf-8"))]
+    assert not offenders, offenders
+
+
+def test_the_own_name_check_can_fail():
+    assert _names_itself('card "Fission" {\n}\neffect {\n    return a top card other than "Fission" from your board\n}\n')
+    assert not _names_itself('card "Fission" {\n}\neffect {\n    return a top card other than this card from your board\n}\n')
