@@ -6,7 +6,7 @@ test checks that every builtin of the table has an implementation here.
 from __future__ import annotations
 
 from . import teams
-from .state import is_top, locate, points
+from .state import is_top, locate, pile_icons, points
 
 
 def _list(v):
@@ -55,6 +55,9 @@ def _icons(e, f, icon, cs):
     cs = _list(cs)
     if not cs:
         return 0
+    piles = e.state["players"][f["you"]]["board"].values() if "you" in f else ()
+    if cs == [c for pile in piles for c in pile["cards"]]:   # a whole board: its piles' tables
+        return sum(pile_icons(e.cards, pile).get(icon, 0) for pile in piles)
     key = (e.state.get("rev", 0), tuple(cs))
     counts = e.icon_cache.get(key)
     if counts is None:

@@ -19,7 +19,7 @@ import random
 from . import readsets, teams, tier, vm
 from .options import normalise as normalise_options
 from .state import (Cards, GameOver, bump, draw_age, highest_top_value, locate, new_state, place, points,
-                    remove_from_anywhere, top_cards, icon_count, unshow)
+                    remove_from_anywhere, top_cards, icon_count, board_icon_count, unshow)
 
 # Budgets cover a whole action (a dogma with all its answers), so a loop that asks a question
 # every time round cannot run for ever; both are far above what any real action uses.
@@ -406,7 +406,7 @@ class Engine:
     def _start_dogma(self, p: int, cid: int):
         st = self.state
         icon = self.cards.cards[cid]["dogma"]
-        counts = [icon_count(self.cards, st, q, icon) if not st["players"][q].get("eliminated") else -1
+        counts = [board_icon_count(self.cards, st, q, icon) if not st["players"][q].get("eliminated") else -1
                   for q in range(len(st["players"]))]
         # Parley (4-5 players): the cost of another player's card, and non-adjacent players'
         # choice to share or to avoid demands, are settled before any effect runs.
@@ -977,16 +977,22 @@ class Engine:
         if seen is None:
             seen = self._specials_seen = {}
         memo: dict = {}
+        specials = self.cards.specials
         for p in self.tie_order():
+            keys: dict = {}     # per condition, its reads' fingerprints for this player
             for name in list(st["available"]["special"]):
                 if self.skip_unchanged_specials:
-                    key = readsets.key(st, self.cards.specials[name].get("reads") or ["*"], p, memo)
+                    reads = specials[name].get("reads") or ("*",)
+                    key = keys.get(id(reads))
+                    if key is None:
+                        key = keys[id(reads)] = readsets.key(st, reads, p, memo, seen)
                     if seen.get((name, p)) == key:
                         continue
                     seen[(name, p)] = key
                 if self._condition(name, p):
                     self.claim_special(p, name)
                     memo.clear()
+                    keys.clear()
 
     def _condition(self, name: str, p: int) -> bool:
         chunk = self.cards.specials[name]["condition"]

@@ -23,15 +23,27 @@ def _player(state: dict, zone: str, p: int):
     return tuple(pl[zone])
 
 
-def fingerprint(state: dict, read: str, p: int, memo: dict):
-    """The current contents behind one read, for candidate p (memo: within one check)."""
+def fingerprint(state: dict, read: str, p: int, memo: dict, keep: dict):
+    """The current contents behind one read, for candidate p (memo: within one check; keep: across
+    checks, dropped with the engine's other derived caches)."""
     key = (read, p)
     fp = memo.get(key)
     if fp is not None:
         return fp
     zone, _, scope = read.partition(":")
     if scope == "you":
-        fp = _player(state, zone, p)
+        revs = state.get("revs")
+        if revs is not None and zone != "counters":
+            # p's revision counter moves whenever p's cards change: while it stands still the
+            # contents do too, and the fingerprint kept with it is reused without looking
+            last = keep.get(key)
+            if last is not None and last[0] == revs[p]:
+                fp = last[1]
+            else:
+                fp = _player(state, zone, p)
+                keep[key] = (revs[p], fp)
+        else:
+            fp = _player(state, zone, p)
     elif scope == "all":
         fp = tuple(_player(state, zone, q) for q in range(len(state["players"])))
     elif read == "junk":
@@ -50,10 +62,6 @@ def fingerprint(state: dict, read: str, p: int, memo: dict):
     return fp
 
 
-def key(state: dict, reads: list[str], p: int, memo: dict) -> tuple:
+def key(state: dict, reads: list[str], p: int, memo: dict, keep: dict) -> tuple:
     """The fingerprints of all of a condition's reads (conditions with the same reads share it)."""
-    k = (tuple(reads), p)
-    fp = memo.get(k)
-    if fp is None:
-        fp = memo[k] = tuple(fingerprint(state, r, p, memo) for r in reads)
-    return fp
+    return tuple([fingerprint(state, r, p, memo, keep) for r in reads])

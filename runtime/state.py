@@ -49,6 +49,7 @@ class Cards:
         self.name = [c["name"] for c in self.cards]
         self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
+        self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
 
     def visible_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
         icons = self.printed[cid]
@@ -150,6 +151,27 @@ def icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
         for i, cid in enumerate(cs):
             n += cards.visible_icons(cid, pile["splay"], i == 0).count(icon)
     return n
+
+
+def pile_icons(cards: Cards, pile: dict) -> dict:
+    """Every icon a pile shows, counted once per pile content and splay: a move or splay changes
+    one pile, so a player's icon table is the sum of a few memoised entries."""
+    key = (tuple(pile["cards"]), pile["splay"])
+    table = cards.pile_icons.get(key)
+    if table is None:
+        table = {}
+        for i, cid in enumerate(pile["cards"]):
+            for icon in cards.visible_icons(cid, pile["splay"], i == 0):
+                table[icon] = table.get(icon, 0) + 1
+        if len(cards.pile_icons) > 50_000:
+            cards.pile_icons.clear()
+        cards.pile_icons[key] = table
+    return table
+
+
+def board_icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
+    """icon_count from the piles' tables (icon_count itself recounts, for checking)."""
+    return sum(pile_icons(cards, pile).get(icon, 0) for pile in state["players"][p]["board"].values())
 
 
 def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:

@@ -21,7 +21,7 @@ import hashlib
 import hmac
 
 from . import teams as T
-from .state import Cards, icon_count, points
+from .state import Cards, board_icon_count as icon_count, points
 
 
 def token(state: dict, cid: int) -> str:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from innoscript import opcodes as O
 from . import builtins_impl, teams, tier
-from .state import (GameOver, board_cards, is_bottom, is_top, locate, pile_icon_count, top_cards)
+from .state import (GameOver, board_cards, is_bottom, is_top, locate, pile_icons, top_cards)
 
 
 class NeedDecision(Exception):
@@ -341,7 +341,7 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         items = _as_list(stack.pop())
         if items and isinstance(items[0], str):  # colours: piles of 'you' showing the icon
             board = state["players"][frame["you"]]["board"]
-            stack.append([c for c in items if (pile_icon_count(cards, board[c], icon) > 0) != negate])
+            stack.append([c for c in items if (pile_icons(cards, board[c]).get(icon, 0) > 0) != negate])
         else:
             stack.append([c for c in items if (icon in cards.printed[c]) != negate])
     elif op == O.FILTER_COLOR:

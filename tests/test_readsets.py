@@ -80,7 +80,7 @@ def test_condition_retested_only_when_its_reads_change(bundle, monkeypatch):
     engine.check_specials()
     assert calls == []
     st = engine.state
-    st["players"][0]["board"]["blue"]["cards"].insert(0, st["players"][0]["hand"].pop())
+    engine._meld(0, st["players"][0]["hand"][-1])
     engine.check_specials()                     # player 0's board: the board conditions, for player 0 only
     assert sorted(set(calls)) == sorted((n, 0) for n in ("Empire", "World", "Wonder", "Universe"))
     calls.clear()
