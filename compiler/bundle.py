@@ -5,7 +5,8 @@
 
 A bundle is deterministic: the same sources give byte-identical output
 (sorted keys, cards in age/colour/name order, no timestamps).  Bundles are
-cached by source hash, so a warm load reads JSON instead of parsing.
+cached by source hash, so a warm load reads JSON instead of parsing; every
+bundle, cached or not, goes through the verifier when it is loaded.
 """
 from __future__ import annotations
 
@@ -198,17 +199,55 @@ def validate_bundle(bundle, where: str = "<bundle>") -> None:
     err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("bundle.schema.json")).iter_errors(bundle))
     if err is not None:
         fail("E501", f"{'/'.join(map(str, err.absolute_path)) or '(top)'}: {err.message}")
-    for card in bundle["cards"]:
-        for i, chunk in enumerate(card["effects"]):
-            try:
-                verify(chunk)
-            except VerifyError as e:
-                fail("E501", f"card {card['name']!r} effect {i + 1}: bytecode fails verification: {e}")
-    for sa in bundle["special_achievements"]:
-        try:
-            verify(sa["condition"])
-        except VerifyError as e:
-            fail("E501", f"special achievement {sa['name']!r}: condition fails verification: {e}")
+    check_bundle(bundle, where)
+
+
+def check_bundle(bundle, where: str = "<bundle>") -> None:
+    """What the engine relies on, without the (slow) schema: every card's place in the table and
+    facts, and every chunk through the verifier, so it runs on every load, cached or not."""
+    def fail(msg):
+        raise CompileError([Diagnostic("E501", msg, where, Pos(0, 0))])
+    if not isinstance(bundle, dict) or not isinstance(bundle.get("manifest"), dict):
+        fail("a bundle is an object with a manifest")
+    m = bundle["manifest"]
+    cards, specials = bundle.get("cards"), bundle.get("special_achievements")
+    if not isinstance(cards, list) or not isinstance(specials, list):
+        fail("cards and special_achievements are lists")
+    names = set()
+    for i, card in enumerate(cards):
+        if not isinstance(card, dict) or card.get("id") != i or not isinstance(card.get("name"), str):
+            fail(f"card {i}: a card is an object whose id is its place in the table")
+        label = f"card {card['name'][:40]!r}"
+        if card["name"] in names:
+            fail(f"{label} is in the table twice")
+        names.add(card["name"])
+        if card.get("age") not in m.get("ages", []) or card.get("color") not in m.get("colors", []):
+            fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")
+        icons = card.get("icons")
+        if not isinstance(icons, list) or len(icons) != len(m.get("icon_positions", [])) or \
+                any(x not in m.get("icons", []) and x != m.get("hex") for x in icons):
+            fail(f"{label}: icons are one of the edition's icons per position")
+        if not isinstance(card.get("effects"), list):
+            fail(f"{label}: effects are a list")
+        for e, chunk in enumerate(card["effects"]):
+            _check_chunk(chunk, f"{label} effect {e + 1}", fail, condition=False)
+    seen = set()
+    for sa in specials:
+        if not isinstance(sa, dict) or not isinstance(sa.get("name"), str) or sa["name"] in seen:
+            fail("a special achievement is an object with a name of its own")
+        seen.add(sa["name"])
+        _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
+
+
+def _check_chunk(chunk, label, fail, condition: bool) -> None:
+    try:
+        depth = verify(chunk)
+    except VerifyError as e:
+        fail(f"{label}: bytecode fails verification: {e}")
+    if (chunk["kind"] == "condition") != condition:
+        fail(f"{label}: a chunk of kind {chunk['kind']!r} here")
+    if chunk.get("max_stack") != depth:
+        fail(f"{label}: max_stack {chunk.get('max_stack')!r} is not the verified depth {depth}")
 
 
 def cache_dir() -> Path:
@@ -225,11 +264,15 @@ def load_bundle(edition_name: str, use_cache: bool = True) -> dict:
     if use_cache and path.exists():
         try:
             bundle = json.loads(path.read_text(encoding="utf-8"))
-            if bundle.get("source_hash") == digest:
+            # a cache entry is trusted no more than any other file: verified, or rebuilt
+            if isinstance(bundle, dict) and bundle.get("source_hash") == digest and \
+                    bundle.get("manifest") == edition.manifest and bundle.get("edition") == edition.name:
+                check_bundle(bundle, str(path))
                 return bundle
-        except (OSError, json.JSONDecodeError):
+        except (OSError, ValueError, RecursionError, CompileError):
             pass
     bundle = compile_edition(edition)
+    check_bundle(bundle, edition.name)
     if use_cache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

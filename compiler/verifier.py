@@ -1,8 +1,10 @@
 """Stage 5: verify a chunk before anything runs it.
 
 Like the WebAssembly validator, this is an abstract interpretation of the
-operand stack over every path: each instruction's operands are in range
-(constants, locals, enum values, jump targets), the stack never goes below
+operand stack over every path: each instruction's operands are of their kind
+and in range (constants, locals, enum values, jump targets, 0/1 flags), calls
+name a builtin of the builtin table with its argument count, a choice has 2
+to 16 options, constants are small JSON values, the stack never goes below
 zero, every path into an instruction arrives with the same depth, no path
 falls off the end, and an effect ends with an empty stack (a condition with
 exactly its one result).  It also computes the chunk's maximum stack depth.
@@ -18,16 +20,53 @@ class VerifyError(Exception):
         super().__init__(f"pc {pc}: {message}")
 
 
-def verify(chunk: dict) -> int:
-    """Return the maximum stack depth; raise VerifyError on the first fault."""
+KINDS = ("demand", "non_demand", "compel", "condition")
+MAX_NUMBER = 10 ** 6        # the VM's bound (runtime/vm.py)
+MAX_STRING = 200
+MAX_LOCALS = 256
+MAX_ARGS = 16
+MAX_OPTIONS = 16
+# Constants that name something: an icon, a card, an action variable, a special achievement, a builtin.
+_NAMED = {"HAS_ICON", "FILTER_ICON", "FILTER_NAME", "CLAIM", "LOAD_ACTION", "STORE_ACTION", "CALL"}
+
+
+def _scalar(v) -> bool:
+    if v is None or isinstance(v, bool):
+        return True
+    if isinstance(v, int):
+        return -MAX_NUMBER <= v <= MAX_NUMBER
+    return isinstance(v, str) and len(v) <= MAX_STRING
+
+
+def verify(chunk) -> int:
+    """Return the maximum stack depth; raise VerifyError on the first fault.
+
+    Any JSON value may come in (a tampered bundle): every field is type-checked
+    here before it is used."""
+    from innoscript.builtins import BUILTINS
+    if not isinstance(chunk, dict):
+        raise VerifyError(0, "a chunk is an object")
     code = chunk.get("code")
     consts = chunk.get("consts")
-    nlocals = len(chunk.get("locals", []))
     lines = chunk.get("lines")
+    local_names = chunk.get("locals", [])
+    if chunk.get("kind") not in KINDS:
+        raise VerifyError(0, f"unknown chunk kind {str(chunk.get('kind'))[:40]!r}")
     if not isinstance(code, list) or not code:
         raise VerifyError(0, "a chunk needs at least one instruction")
     if not isinstance(consts, list) or not isinstance(lines, list) or len(lines) != len(code):
         raise VerifyError(0, "constants and the line map must be lists, one line entry per instruction")
+    if not isinstance(local_names, list) or len(local_names) > MAX_LOCALS:
+        raise VerifyError(0, f"locals must be a list of at most {MAX_LOCALS}")
+    nlocals = len(local_names)
+    for i, v in enumerate(consts):
+        if not (_scalar(v) or isinstance(v, list) and len(v) <= MAX_OPTIONS and all(_scalar(x) for x in v)):
+            raise VerifyError(0, f"constant {i} is not a number within ±{MAX_NUMBER:,}, a short string, "
+                                 "true/false/null or a short list of them")
+    for pc, ln in enumerate(lines):
+        if not (isinstance(ln, list) and len(ln) == 2 and all(isinstance(x, int) and not isinstance(x, bool)
+                                                             and 0 <= x < 10 ** 7 for x in ln)):
+            raise VerifyError(pc, "a line entry is [line, column]")
     final_depth = 1 if chunk.get("kind") == "condition" else 0
 
     for pc, ins in enumerate(code):
@@ -48,10 +87,21 @@ def verify(chunk: dict) -> int:
                 raise VerifyError(pc, f"{info.name}: jump target {arg} out of range")
             if kind.startswith("enum:") and not 0 <= arg < len(O.ENUMS[kind[5:]]):
                 raise VerifyError(pc, f"{info.name}: {kind[5:]} value {arg} out of range")
-            if kind == "int" and arg < 0 and info.name != "CALL":
-                raise VerifyError(pc, f"{info.name}: negative operand")
-        if info.name == "CALL" and not isinstance(consts[args[0]], str):
-            raise VerifyError(pc, "CALL names a builtin with a string constant")
+            if kind == "int" and info.name not in ("CALL", "CHOOSE_OPTION") and arg not in (0, 1):
+                raise VerifyError(pc, f"{info.name}: flag operand {arg} is not 0 or 1")
+        if info.name in _NAMED and not isinstance(consts[args[0]], str):
+            raise VerifyError(pc, f"{info.name} names its {'builtin' if info.name == 'CALL' else 'operand'} "
+                                  "with a string constant")
+        if info.name == "CALL":
+            b = BUILTINS.get(consts[args[0]])
+            if b is None:
+                raise VerifyError(pc, f"CALL of unknown builtin {consts[args[0]][:40]!r}")
+            argc = args[1]
+            if not (1 <= argc <= MAX_ARGS if b.variadic else argc == len(b.args)):
+                want = f"1 to {MAX_ARGS}" if b.variadic else str(len(b.args))
+                raise VerifyError(pc, f"CALL {b.name} with {argc} argument(s); it takes {want}")
+        if info.name == "CHOOSE_OPTION" and not 2 <= args[0] <= MAX_OPTIONS:
+            raise VerifyError(pc, f"CHOOSE_OPTION with {args[0]} options (2 to {MAX_OPTIONS})")
 
     depth_at: dict[int, int] = {0: 0}
     work = [0]

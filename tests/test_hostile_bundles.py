@@ -1,0 +1,112 @@
+"""Tampered bundles: one file in tests/corpus/bundles per verifier rule, each refused with its
+error, whether the bundle comes as a file or from the compile cache (which is then rebuilt).
+
+A mutation fuzz changes random instructions, operands and fields of real chunks: the verifier
+refuses them or they run, but nothing else escapes. The long profile is
+`INNOSCRIPT_FUZZ_EXAMPLES=5000 python -m pytest tests/test_hostile_bundles.py`.
+"""
+import copy
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from innoscript.compiler import bundle as B
+from innoscript.compiler.verifier import VerifyError, verify
+from innoscript.diagnostics import CompileError
+from innoscript.editions import load_edition
+
+CORPUS = sorted((Path(__file__).parent / "corpus" / "bundles").glob("*.json"))
+EXAMPLES = int(os.environ.get("INNOSCRIPT_FUZZ_EXAMPLES", "150"))
+
+
+@pytest.fixture(scope="module")
+def good():
+    return B.load_bundle("3e", use_cache=False)
+
+
+def tampered(good, doc):
+    b = copy.deepcopy(good)
+    (top, name, *rest), value = doc["set"]
+    obj = next(x for x in b[top] if x["name"] == name)
+    for k in rest[:-1]:
+        obj = obj[k]
+    obj[rest[-1]] = value
+    return b
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
+def test_each_tampered_bundle_is_refused_with_its_error(good, path, tmp_path):
+    doc = json.loads(path.read_text())
+    b = tampered(good, doc)
+    with pytest.raises(CompileError) as info:
+        B.check_bundle(b, "x.json")
+    d = info.value.diagnostics[0]
+    assert d.code == "E501" and doc["error"] in d.message, d.message
+    # as a bundle file (the schema runs first and may find it first)
+    f = tmp_path / "b.json"
+    f.write_text(B.dumps(b))
+    with pytest.raises(CompileError) as info:
+        B.read_bundle_file(str(f))
+    assert info.value.diagnostics[0].code in ("E501", "E502")
+
+
+def test_the_corpus_has_a_file_per_rule():
+    assert len(CORPUS) >= 30
+    rules = {json.loads(p.read_text())["rule"] for p in CORPUS}
+    for needed in ("call-negative-argc", "choose-option-zero", "call-unknown-builtin", "stack-underflow",
+                   "jump-target", "flag-operand", "max-stack-wrong", "constant-too-big"):
+        assert needed in rules
+
+
+def test_a_tampered_cache_entry_is_verified_and_rebuilt(good, tmp_path, monkeypatch):
+    monkeypatch.setenv("INNOSCRIPT_CACHE", str(tmp_path))
+    fresh = B.load_bundle("3e")
+    [entry] = list(tmp_path.glob("3e-*.json"))
+    doc = json.loads((Path(__file__).parent / "corpus" / "bundles" / "choose-option-zero.json").read_text())
+    entry.write_text(B.dumps(tampered(fresh, doc)))     # the hash field still matches
+    again = B.load_bundle("3e")
+    assert again == fresh
+    B.check_bundle(json.loads(entry.read_text()))      # the entry was rewritten good
+
+
+def _mutate(rng, chunk):
+    c = copy.deepcopy(chunk)
+    for _ in range(rng.randint(1, 3)):
+        r = rng.random()
+        if not all(isinstance(c.get(k), list) for k in ("code", "lines", "consts", "locals")):
+            break
+        if r < 0.5 and c["code"]:
+            ins = rng.choice(c["code"])
+            i = rng.randrange(len(ins))
+            ins[i] = rng.choice([-3, -1, 0, 1, 2, 3, 7, 52, 53, 99, 10 ** 9, ins[i] + 1, ins[i] - 1])
+        elif r < 0.65:
+            c["code"].insert(rng.randrange(len(c["code"]) + 1), [rng.randrange(60)] + [rng.randrange(4)] * rng.randrange(4))
+            c["lines"].insert(0, [1, 1])
+        elif r < 0.75 and len(c["code"]) > 1:
+            i = rng.randrange(len(c["code"]))
+            del c["code"][i]
+            del c["lines"][i:i + 1]
+        elif r < 0.85:
+            c["consts"].append(rng.choice([10 ** 7, -5, "count", "x" * 300, None, True, [1, 2], {"a": 1}]))
+        elif r < 0.95:
+            key = rng.choice(["code", "consts", "lines", "locals", "kind", "max_stack"])
+            c[key] = rng.choice([None, [], "x", 0, {}, [[0]]])
+        else:
+            c["locals"] = c.get("locals", []) + ["v"]
+    return c
+
+
+def test_mutated_chunks_are_refused_or_verified_cleanly(good):
+    rng = random.Random(14)
+    chunks = [e for c in good["cards"] for e in c["effects"]]
+    refused = 0
+    for _ in range(EXAMPLES * 10):
+        c = _mutate(rng, rng.choice(chunks))
+        try:
+            verify(c)
+        except VerifyError:
+            refused += 1
+    assert refused > EXAMPLES   # most mutations are caught
