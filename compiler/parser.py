@@ -270,6 +270,7 @@ def _check_nesting(text: str, path: str) -> None:
 # ("1 + 1 + ...", "a or b or ...") becomes one level per operator once folded.
 MAX_DEPTH = 120
 MAX_DIGITS = 7          # the VM bounds numbers at 10**6: no longer literal can be meant
+MAX_NUMBER = 10 ** 6
 _CHAINS = {"arith": 2, "or_": 1, "and_": 1}   # children per extra level
 BOM = "\ufeff"
 BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
@@ -293,8 +294,9 @@ def _check_tree(tree: Tree, path: str, text: str) -> None:
     while work:
         node, depth = work.pop()
         if isinstance(node, Token):
-            if node.type == "INT" and len(node) > MAX_DIGITS:
-                raise CompileError([Diagnostic("E104", f"number literal of {len(node)} digits (at most {MAX_DIGITS})",
+            if node.type == "INT" and (len(node) > MAX_DIGITS or int(node) > MAX_NUMBER):
+                what = f"of {len(node)} digits" if len(node) > MAX_DIGITS else "above 1000000"
+                raise CompileError([Diagnostic("E104", f"number literal {what}",
                                                path, Pos(node.line, node.column, node.line, node.column + len(node)),
                                                "card numbers are small; no value may exceed 1000000")], {path: text})
             continue

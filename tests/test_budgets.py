@@ -87,7 +87,7 @@ def test_squaring_a_number_stops_with_card_and_line(bundle):
     assert game.save() == before
 
 
-@pytest.mark.parametrize("expr", ["0 - 1000001", "1000000 + 1", "1000 * 1001", "-(1000000 + 1)"])
+@pytest.mark.parametrize("expr", ["0 - 1000000 - 1", "1000000 + 1", "1000 * 1001", "-(1000000 + 1)"])
 def test_numbers_are_bounded(bundle, expr):
     game, wid = game_with_writing(bundle, f"effect {{\n  let x = {expr}\n  draw [1]\n}}\n")
     with pytest.raises(RuntimeFault, match="number out of range"):
@@ -95,7 +95,7 @@ def test_numbers_are_bounded(bundle, expr):
 
 
 def test_within_bounds_is_fine(bundle):
-    game, wid = game_with_writing(bundle, "effect {\n  let x = 1000 * 1000 - 2000000 + 1000000\n  draw [1]\n}\n")
+    game, wid = game_with_writing(bundle, "effect {\n  let x = 1000 * 1000 - 1000000 - 1000000 + 1000000\n  draw [1]\n}\n")
     game.apply({"type": "dogma", "card": wid})
     assert game.decision["kind"] == "action"
 

@@ -58,7 +58,7 @@ def test_just_under_the_limit_compiles_and_renders():
 
 def test_seven_digit_literal_is_accepted():
     assert _code("draw [1000000]") is None
-    assert _code("draw [10000000]") == "E104"
+    assert _code("draw [10000000]") == "E104" and _code("draw [1000001]") == "E104"
 
 
 def test_byte_order_mark_is_accepted():
