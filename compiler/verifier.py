@@ -38,8 +38,9 @@ def _scalar(v) -> bool:
     return isinstance(v, str) and len(v) <= MAX_STRING
 
 
-def verify(chunk) -> int:
+def verify(chunk, depths: dict | None = None) -> int:
     """Return the maximum stack depth; raise VerifyError on the first fault.
+    ``depths``, if given, receives the stack depth before each reachable pc.
 
     Any JSON value may come in (a tampered bundle): every field is type-checked
     here before it is used."""
@@ -142,4 +143,6 @@ def verify(chunk) -> int:
             else:
                 depth_at[nxt] = after
                 work.append(nxt)
+    if depths is not None:
+        depths.update(depth_at)
     return max_depth

@@ -9,8 +9,9 @@
     game.result                           # {"winners": [...], "reason": ...}
 
 ``apply`` raises ``IllegalAnswer`` for an answer the decision does not allow
-and ``BadSave`` is raised by ``load`` for a malformed saved game; in both
-cases nothing changes.
+and ``BadSave`` is raised by ``load`` for a malformed saved game (schema,
+then runtime/loadcheck.py, then the engine's invariants); in both cases
+nothing changes.
 """
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ import jsonschema
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.editions import schema
+from . import loadcheck
 from .engine import Engine, IllegalAnswer
+from .invariants import violations
 from .options import OptionsError, normalise as normalise_options
 from .state import Cards
 from .vm import RuntimeFault
@@ -58,9 +61,16 @@ class Game:
                 data = json.loads(data)
             except json.JSONDecodeError as err:
                 raise BadSave(f"saved game is not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
-        err = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema("game.schema.json")).iter_errors(data))
+            except RecursionError:
+                raise BadSave("saved game: nested too deeply") from None
+        try:
+            err = jsonschema.exceptions.best_match(
+                jsonschema.Draft202012Validator(schema("game.schema.json")).iter_errors(data))
+        except RecursionError:
+            raise BadSave("saved game: nested too deeply") from None
         if err is not None:
-            raise BadSave(f"saved game: {'/'.join(map(str, err.absolute_path)) or '(top)'}: {err.message}")
+            msg = err.message if len(err.message) <= 200 else err.message[:200] + "..."
+            raise BadSave(f"saved game: {'/'.join(map(str, err.absolute_path)) or '(top)'}: {msg}")
         if bundle is None:
             try:
                 bundle = load_bundle(data["edition"])
@@ -72,11 +82,22 @@ class Game:
         cards = Cards(bundle)
         check_cards(cards, data)
         check_options(data)
+        try:
+            loadcheck.check(cards, data)
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError) as e:
+            raise BadSave(f"saved game: {e}") from None
         state = json.loads(json.dumps(data))
         for pl in state["players"]:  # iteration order is rules order (colour order), whatever the file's order
             pl["board"] = {c: pl["board"][c] for c in cards.colors}
         state["supply"] = {str(a): state["supply"].get(str(a), []) for a in cards.ages}
-        return cls(Engine(bundle, state))
+        engine = Engine(bundle, state)
+        try:
+            broken = violations(engine)
+        except Exception as e:  # a state too broken to even check
+            raise BadSave(f"saved game: inconsistent ({type(e).__name__})") from None
+        if broken:
+            raise BadSave(f"saved game breaks the rules' invariants: {broken[0]}")
+        return cls(engine)
 
     def save(self) -> str:
         """The state as compact JSON; keys keep the engine's order (colours in edition order)."""
