@@ -80,9 +80,10 @@ def _mutate(rng, data):
         else:
             parent[rng.choice(["chunk", "answer", "pc", "card", "extra"])] = copy.deepcopy(rng.choice(JUNK))
     # a frame that carries its own code, or points outside the bundle
-    if rng.random() < 0.1 and data.get("dogma") and data["dogma"].get("stack"):
-        f = data["dogma"]["stack"][-1]
-        f[rng.choice(["chunk", "card", "effect"])] = rng.choice([-1, -5, 10 ** 4, {"code": [[52]]}])
+    d = data.get("dogma")
+    if rng.random() < 0.1 and isinstance(d, dict) and isinstance(d.get("stack"), list) and d["stack"] \
+            and isinstance(d["stack"][-1], dict):
+        d["stack"][-1][rng.choice(["chunk", "card", "effect"])] = rng.choice([-1, -5, 10 ** 4, {"code": [[52]]}])
 
 
 def test_mutated_saves_load_consistently_or_are_refused(bundle, saves):
