@@ -16,7 +16,7 @@ from innoscript.compiler.verifier import VerifyError, verify
 MAX_NUMBER = 10 ** 6
 MAX_NAME = 100
 FRAME_KEYS = {"card", "effect", "kind", "pc", "stack", "locals", "you", "me", "did", "sel_full", "sharer",
-              "changes_at_start", "depth"}
+              "changes_at_start", "depth", "record"}
 DECISION_KINDS = {"initial_meld", "action", "select_cards", "yes_no", "choose", "choose_option", "splay_color", "order"}
 CARD_KINDS = {"initial_meld", "select_cards", "order"}
 PRELUDE_STEPS = {"pay", "share", "avoid"}
@@ -76,7 +76,7 @@ def check(cards, state: dict) -> None:
     for p, cid in enumerate(state["setup_melds"]):
         if state["phase"] == "setup" and cid is not None and cid not in state["players"][p]["hand"]:
             raise ValueError(f"player {p}'s first meld is not a card in their hand")
-    for key, where in state["revealed_from"].items():
+    for key, where in state.get("revealed_from", {}).items():
         if not key.isdigit() or int(key) >= ncards or not _came_from(where, n):
             raise ValueError(f"revealed_from/{key[:20]} is not a card and the zone and player it came from")
     _check_phase(state, n)
@@ -170,10 +170,17 @@ def _check_dogma(cards, state, n):
         _int(c, -1, 10 ** 4, "dogma/counts")
     if not isinstance(d["vars"], dict) or len(d["vars"]) > 64:
         raise ValueError("dogma/vars is a small object")
-    for k, v in d["vars"].items():
-        _value(v, ncards, f"dogma/vars/{k[:20]}")
+    records = d.get("records", [])
+    if not isinstance(records, list) or len(records) > 64 or not all(isinstance(r, dict) for r in records):
+        raise ValueError("dogma/records is a short list of records")
+    for rec in [d["vars"]] + records:
+        if len(rec) > 64:
+            raise ValueError("a dogma record is a small object")
+        for k, v in rec.items():
+            _value(v, ncards, f"dogma/vars/{k[:20]}")
     _int(d["changes"], 0, 10 ** 6, "dogma/changes")
-    if not isinstance(d["shared_change"], bool) or not isinstance(d["built"], bool):
+    if not isinstance(d["shared_change"], bool) or not isinstance(d["built"], bool) or \
+            not isinstance(d.get("shared", False), bool):
         raise ValueError("dogma/shared_change and dogma/built are true or false")
     if not isinstance(d["excluded"], list):
         raise ValueError("dogma/excluded is a list of players")
@@ -196,7 +203,7 @@ def _check_dogma(cards, state, n):
     for i, item in enumerate(stack):
         what = f"dogma/stack/{i}"
         if "work" in item:
-            if set(item) - {"work", "depth"}:
+            if set(item) - {"work", "depth", "record"}:
                 raise ValueError(f"{what}: a work item holds work and its depth only")
             if not isinstance(item["work"], list) or len(item["work"]) > 64 * n:
                 raise ValueError(f"{what}/work is a list of effects to run")
@@ -208,13 +215,15 @@ def _check_dogma(cards, state, n):
                 _int(w[3], 0, n, f"{what} player")
             if "depth" in item:
                 _int(item["depth"], 0, 64, f"{what}/depth")
+            if "record" in item:
+                _int(item["record"], 0, len(d.get("records", [])) + 1, f"{what}/record")
         else:
-            _check_frame(cards, item, n, what)
+            _check_frame(cards, item, n, what, records)
     if not d["prelude"] and state["pending"] is not None and (not stack or "work" in stack[-1]):
         raise ValueError("a decision is pending in a dogma action, but no effect is waiting for it")
 
 
-def _check_frame(cards, f, n, what):
+def _check_frame(cards, f, n, what, state_records):
     extra = set(f) - FRAME_KEYS
     if extra:
         raise ValueError(f"{what}: a frame has no field {sorted(extra)[0][:20]!r} (frames cannot carry code)")
@@ -233,6 +242,8 @@ def _check_frame(cards, f, n, what):
     for key in ("changes_at_start", "depth"):
         if key in f:
             _int(f[key], 0, 10 ** 6, f"{what}/{key}")
+    if "record" in f:
+        _int(f["record"], 0, len(state_records) + 1, f"{what}/record")
     if not isinstance(f["locals"], list) or len(f["locals"]) != len(chunk["locals"]):
         raise ValueError(f"{what}: {len(chunk['locals'])} locals expected")
     depths: dict[int, int] = {}
