@@ -45,6 +45,24 @@ def _value(v, ncards, what):
     raise ValueError(f"{what} is not a value a card effect can hold")
 
 
+def _small_json(v, what) -> None:
+    """Bookkeeping the engine keeps in a frame: plain data of bounded size, no code."""
+    work, seen = [(v, 0)], 0
+    while work:
+        x, depth = work.pop()
+        seen += 1
+        if depth > 4 or seen > 2000:
+            raise ValueError(f"{what} is not a value a card effect can hold")
+        if isinstance(x, list):
+            work += [(y, depth + 1) for y in x]
+        elif isinstance(x, dict):
+            raise ValueError(f"{what} is not a value a card effect can hold")
+        elif isinstance(x, int) and not isinstance(x, bool):
+            _int(x, -MAX_NUMBER, MAX_NUMBER + 1, what)
+        elif not (x is None or isinstance(x, bool) or isinstance(x, str) and len(x) <= MAX_NAME):
+            raise ValueError(f"{what} is not a value a card effect can hold")
+
+
 def check(cards, state: dict) -> None:
     n = len(state["players"])
     ncards = len(cards.cards)
@@ -224,9 +242,12 @@ def _check_dogma(cards, state, n):
 
 
 def _check_frame(cards, f, n, what, state_records):
-    extra = set(f) - FRAME_KEYS
-    if extra:
-        raise ValueError(f"{what}: a frame has no field {sorted(extra)[0][:20]!r} (frames cannot carry code)")
+    if "chunk" in f or "code" in f:
+        raise ValueError(f"{what}: a frame has no field 'chunk' (frames cannot carry code)")
+    for key in set(f) - FRAME_KEYS:     # the engine's own bookkeeping: small values only
+        if len(str(key)) > 40 or len(f) > 40:
+            raise ValueError(f"{what}: a frame has too many or too long fields")
+        _small_json(f[key], f"{what}/{str(key)[:20]}")
     missing = {"card", "effect", "kind", "pc", "stack", "locals", "you", "me", "did"} - set(f)
     if missing:
         raise ValueError(f"{what}: a frame needs {sorted(missing)[0]}")

@@ -119,6 +119,7 @@ def test_mutated_saves_load_consistently_or_are_refused(bundle, saves):
 @pytest.mark.parametrize("change,reason", [
     (lambda d: d["dogma"]["stack"][-1].update(card=-1), "card"),
     (lambda d: d["dogma"]["stack"][-1].update(chunk={"code": [[52]], "consts": [], "lines": [[1, 1]]}), "cannot carry code"),
+    (lambda d: d["dogma"]["stack"][-1].update(extra={"code": [[52]]}), "not a value"),
     (lambda d: d["dogma"]["stack"][-1].update(effect=99), "effect"),
     (lambda d: d["dogma"]["stack"][-1].update(pc=10 ** 5), "pc"),
     (lambda d: d["dogma"]["stack"][-1]["stack"].append(1), "stack of"),
