@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from protocol_client import answer_for, check
+from protocol_client import answer_for, check, free_port
 
 
 class Stdio:
@@ -121,12 +121,6 @@ def test_views_hide_opponents_cards(tmp_path):
         assert no_token["player"] is None and no_token["view"] == spectator
     finally:
         s.close()
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class WsServer:

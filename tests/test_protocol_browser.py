@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from protocol_client import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -22,12 +24,6 @@ ws.onopen = () => { ws.send(JSON.stringify({type: "list"})); };
 ws.onmessage = (ev) => { document.title = "read: " + JSON.parse(ev.data).type; };
 ws.onerror = () => { document.title = "refused"; };
 </script>"""
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(port):

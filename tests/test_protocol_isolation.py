@@ -11,17 +11,11 @@ import time
 import pytest
 
 from innoscript.runtime import sandbox
-from protocol_client import check
+from protocol_client import check, free_port, wait_for_port
 
 HEADER = 'card "{name}" {{\n    age 1\n    color blue\n    icons hex leaf leaf leaf\n    dogma leaf\n}}\n\n'
 LOOPING = HEADER.format(name="Looper") + "effect {\n    choose color as c\n    repeat\n}\n"
 SQUARING = HEADER.format(name="Squarer") + "effect (n = 2) {\n    repeat with n = n * n\n}\n"
-
-
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture
@@ -29,13 +23,7 @@ def server(tmp_path):
     port = free_port()
     p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--port", str(port),
                           "--db", str(tmp_path / "g.sqlite")], stderr=subprocess.DEVNULL)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.1)
+    wait_for_port(port)
     yield f"ws://127.0.0.1:{port}"
     p.kill()
     p.wait()

@@ -14,7 +14,7 @@ import pytest
 
 from innoscript.runtime.protocol import CLIENT_TYPES, Hub
 from innoscript.runtime.store import Store
-from protocol_client import answer_for, check
+from protocol_client import answer_for, check, free_port, wait_for_port
 
 
 class Client:
@@ -175,25 +175,13 @@ def test_list_is_paginated_public_facts(tmp_path):
     assert seen == ids
 
 
-def free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def web(tmp_path_factory):
     port = free_port()
     db = tmp_path_factory.mktemp("web") / "g.sqlite"
     p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--web", "--port", str(port), "--db", str(db),
                           "--allow-origin", "https://friend.example"], stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.1)
+    wait_for_port(port)
     yield port, p
     p.kill()
     p.wait()

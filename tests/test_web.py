@@ -13,17 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from protocol_client import free_port, wait_for_port
+
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run", "--disable-quic"]
 
 pytestmark = pytest.mark.skipif(os.environ.get("INNOSCRIPT_SKIP_BROWSER") == "1", reason="browser tests skipped")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -42,13 +38,7 @@ def server(tmp_path_factory):
     db = tmp_path_factory.mktemp("web") / "games.sqlite"
     proc = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--web", "--port", str(port), "--db", str(db)],
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                break
-        except OSError:
-            time.sleep(0.1)
+    wait_for_port(port)
     yield f"http://127.0.0.1:{port}/"
     proc.kill()
     proc.wait()
