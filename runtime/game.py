@@ -43,6 +43,7 @@ class Game:
         self._fast = fast
         engine.transactional = not fast
         self._undo: str | None = None        # the state before the last action, while it may be undone
+        self._undo_player: tuple | None = None   # (the _undo it was read from, its active player)
         self._since: list[dict] = []         # events since that action began
 
     # ------------------------------------------------------------ creation
@@ -137,6 +138,14 @@ class Game:
         pending = self._engine.pending
         return (self._undo is not None and pending is not None and pending["kind"] == "action"
                 and not reveals_hidden(self._since, people=people))
+
+    def undo_player(self) -> int | None:
+        """The player whose action `undo` would take back (None when there is nothing to undo)."""
+        if self._undo is None:
+            return None
+        if self._undo_player is None or self._undo_player[0] is not self._undo:
+            self._undo_player = (self._undo, json.loads(self._undo)["turn"]["active"])
+        return self._undo_player[1]
 
     def undo(self, people=None) -> None:
         if not self.undoable(people):

@@ -317,8 +317,16 @@ class Hub:
         with self.lock:
             watchers = [(conn, seats[gid]) for conn, seats in self.seats.items() if gid in seats and conn is not skip]
         return [(conn, {"type": "update", "game": gid, "player": seat, "version": entry["version"],
-                        "events": game.events_for(events, seat), "view": game.view(seat)})
+                        "events": game.events_for(events, seat), "view": self._view(entry, seat)})
                 for conn, seat in watchers]
+
+    def _view(self, entry, seat):
+        """A seat's view, with whether that seat may take its last action back now (the web's Undo button)."""
+        game = entry["game"]
+        view = game.view(seat)
+        view["can_undo"] = (seat is not None and game.undo_player() == seat
+                            and game.undoable(people=[p for p, bot in enumerate(entry["bots"]) if not bot]))
+        return view
 
     def _seat(self, entry, player):
         if player is not None and not 0 <= player < len(entry["game"].state["players"]):
@@ -421,7 +429,7 @@ class Hub:
         entry = self.get(msg["game"])
         with entry["lock"]:
             seat = self._viewer(entry, msg)
-            view = entry["game"].view(seat)
+            view = self._view(entry, seat)
         with self.lock:
             joined = self.seats.setdefault(conn, {})
             if msg["game"] not in joined and len(joined) >= MAX_JOINED:
@@ -433,7 +441,7 @@ class Hub:
         entry = self.get(msg["game"])
         with entry["lock"]:
             seat = self._viewer(entry, msg)
-            view = entry["game"].view(seat)
+            view = self._view(entry, seat)
         return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat, view=view))]
 
     def do_answer(self, conn, msg):
@@ -458,7 +466,7 @@ class Hub:
                 self._evict(gid)   # the game in memory may be ahead of the store: reload it next time
                 raise
             reply = self._reply(msg, type="update", game=gid, player=seat, version=entry["version"],
-                                events=game.events_for(events, seat), view=game.view(seat))
+                                events=game.events_for(events, seat), view=self._view(entry, seat))
             return [(conn, reply)] + self._pushes(gid, entry, events, skip=conn)
 
     def _resolve(self, entry, d, answer):
@@ -497,8 +505,7 @@ class Hub:
         with entry["lock"]:
             game = entry["game"]
             seat = self._require_seat(entry, msg)
-            last = game._undo and json.loads(game._undo)["turn"]["active"]
-            if last != seat:
+            if game.undo_player() != seat:
                 raise ProtocolError("wrong_player", "only the player who took the last action may undo it")
             try:
                 game.undo(people=[p for p, bot in enumerate(entry["bots"]) if not bot])   # bots keep no memory
@@ -507,7 +514,7 @@ class Hub:
                 self._evict(gid)
                 raise
             return [(conn, self._reply(msg, type="update", game=gid, player=seat, version=entry["version"],
-                                       events=[], view=game.view(seat)))] + self._pushes(gid, entry, [], skip=conn)
+                                       events=[], view=self._view(entry, seat)))] + self._pushes(gid, entry, [], skip=conn)
 
     def do_save(self, conn, msg):
         entry = self.get(msg["game"])

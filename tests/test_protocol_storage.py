@@ -44,9 +44,13 @@ def test_versions_increase_on_every_write_and_undo_is_a_new_write(tmp_path):
         if melds:
             break
     assert melds, "no two-action turn with a meld"
+    assert r["view"]["can_undo"] is True                     # the web's Undo button is enabled ...
+    spectator = ask(hub, {"type": "view", "game": gid})["view"]
+    assert spectator["can_undo"] is False                    # ... for that seat only
     decisions = hub.get(gid)["game"].state["decisions"]
     undone = ask(hub, {"type": "undo", "game": gid, "player": seat, "token": tokens[seat]})
     assert undone["type"] == "update", undone
+    assert undone["view"]["can_undo"] is False               # nothing left to take back
     versions.append(undone["version"])
     assert hub.get(gid)["game"].state["decisions"] < decisions   # the game went back ...
     assert versions == list(range(1, len(versions) + 1))          # ... the version did not

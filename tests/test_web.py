@@ -279,3 +279,33 @@ def test_end_of_game_panel(server, browser, tmp_path, shots):
     assert game.result["reason"].replace("_", " ") in text
     pg.screenshot(path=str(shots / "web-end.png"))
     assert not errors
+
+
+def test_undo_button_follows_what_the_server_allows(server, browser):
+    pg, errors = page(browser, server)
+    pg.select_option("#seat-1", "random")
+    pg.fill("#seed", "5")
+    pg.click("#start")
+    melded = False
+    for _ in range(60):
+        pg.wait_for_selector("#decision .options .option")
+        buttons = pg.query_selector_all("#decision .options .option")
+        if "2 actions left" in pg.inner_text("#turn"):
+            melds = [b for b in buttons if b.inner_text().startswith("Meld")]
+            if melds:
+                assert pg.is_disabled("#undo")          # the last action was not this seat's
+                melds[0].click()
+                pg.wait_for_function("!document.querySelector('#undo').disabled")
+                melded = True                            # a meld from one's own hand showed nobody anything
+                break
+        if pg.query_selector("#confirm"):
+            buttons[0].click()
+            pg.click("#confirm")
+        else:
+            buttons[0].click()
+        pg.wait_for_timeout(100)
+    assert melded, "no two-action turn with a meld"
+    draws = [b for b in pg.query_selector_all("#decision .options .option") if b.inner_text().startswith("Draw")]
+    draws[0].click()                                     # a draw shows the drawer a card: it cannot be taken back
+    pg.wait_for_function("document.querySelector('#undo').disabled")
+    assert not errors

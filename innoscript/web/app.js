@@ -165,7 +165,8 @@ function refresh() {
   showDecision(v);
   showEnd(v);
   canUndo = !!v.can_undo;
-  $("undo").disabled = !(v.decision && v.decision.kind === "action" && humans().includes(v.decision.player) && game);
+  // the server says whether this seat's last action may be taken back (not when it showed a hidden card)
+  $("undo").disabled = !(canUndo && v.decision && v.decision.kind === "action" && humans().includes(v.decision.player) && game);
 }
 
 function playerBox(v, p, i) {
