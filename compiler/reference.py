@@ -4,9 +4,9 @@ Each construct of ``grammar/innoscript.lark`` (a rule, or one of its aliased
 alternatives) becomes an entry: every alternative's syntax exactly as the
 grammar writes it (so ``*``/``?`` groups read as written, never as the
 parser's generated helper rules), its meaning and example from
-``docs/data/constructs.json``, a line of a real card that uses it, and the
+``compiler/data/constructs.json``, a line of a real card that uses it, and the
 cards that use it.  Entries are grouped by what an author wants to do
-(``docs/data/reference-groups.json``); a construct no group lists (a new
+(``compiler/data/reference-groups.json``); a construct no group lists (a new
 set's construct) lands in the last group.  Used by the docs, the language
 server's hover and the editor grammar.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .parser import grammar_text, lark_parser
 
-DATA = Path(__file__).resolve().parent.parent / "docs" / "data"
+DATA = Path(__file__).resolve().parent / "data"   # package data: the language server needs it installed too
 LAST_GROUP = "Set constructs and others"
 
 

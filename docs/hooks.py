@@ -149,7 +149,7 @@ def grammar_reference() -> str:
 
 
 def crib_table() -> str:
-    """Printed phrasings and the InnoScript that says the same (docs/data/crib.json; every script is compiled by the tests)."""
+    """Printed phrasings and the InnoScript that says the same (compiler/data/crib.json; every script is compiled by the tests)."""
     import html
     from innoscript.compiler.reference import crib
     rows = ["| printed | InnoScript | note |", "|---|---|---|"]

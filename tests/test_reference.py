@@ -9,7 +9,7 @@ from innoscript.compiler.parser import lark_parser
 from innoscript.diagnostics import CompileError
 from innoscript.editions import load_edition
 
-NOTES = json.loads((Path(__file__).resolve().parent.parent / "docs" / "data" / "constructs.json").read_text())
+NOTES = json.loads((Path(__file__).resolve().parent.parent / "compiler" / "data" / "constructs.json").read_text())
 HEADER = 'card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\n'
 PREAMBLE = "    draw and reveal [1] as drawn\n    choose player from opponents as target\n"
 
