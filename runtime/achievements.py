@@ -1,0 +1,165 @@
+"""Achievements and the end of the game: claims, special achievements, winning and losing.
+
+Special achievements are claimed when their InnoScript condition holds,
+checked where the manifest's ``special_achievement_check`` says (at once, or
+at the end of an action); a condition is tested again only when its reads
+have changed (runtime/readsets.py).  The win by achievements follows
+``achievement_win_check`` (at once, or the most at the end of an action);
+ties follow ``tie_break_order``.  Teams pool achievements and scores
+(runtime/teams.py); a lost player is eliminated where the edition allows it.
+"""
+from __future__ import annotations
+
+from . import readsets, teams, vm
+from .state import GameOver, place, remove_from_anywhere
+
+
+class Achievements:
+    """Achievements, winning and losing. Mixed into the Engine (runtime/engine.py)."""
+
+    def claim_special(self, p: int, name: str) -> bool:
+        avail = self.state["available"]["special"]
+        if name not in avail:
+            return False
+        avail.remove(name)
+        self.state["players"][p]["achievements"].append(name)
+        self.emit("special_achievement", player=p, name=name)
+        self._count_change()  # an achievement changing hands changes the game (sharing bonus)
+        self.check_win_by_achievements()
+        return True
+
+    def claim_by_effect(self, frame, name: str) -> None:
+        """A dogma effect instructs to claim a special achievement: at once, or (manifest
+        dogma_claim: end_of_action) at the end of the action, if it is still available."""
+        d = self.state["dogma"]
+        if self.rule("dogma_claim") == "end_of_action" and d is not None:
+            claim = [frame["you"], name]
+            if claim not in d.setdefault("claims", []):
+                d["claims"].append(claim)
+                self.emit("claim_queued", player=frame["you"], name=name)
+            return
+        self.claim_special(frame["you"], name)
+
+    def _claim_queued(self, claims: list) -> None:
+        """Several players instructed to claim the same achievement: the tie order decides."""
+        for p in self.tie_order():
+            for q, name in claims:
+                if q == p:
+                    self.claim_special(p, name)
+
+    def tie_order(self) -> list[int]:
+        """Players still in the game in the order that breaks ties (manifest tie_break_order):
+        "active_first" (then clockwise), or "left_of_active" (clockwise from the active
+        player's left, the active player last)."""
+        st = self.state
+        active = st["turn"]["active"]
+        me = [] if st["players"][active].get("eliminated") else [active]
+        if self.rule("tie_break_order") == "left_of_active":
+            return self.players_from(active, False) + me
+        return me + self.players_from(active, False)
+
+    def achievements_needed(self) -> int:
+        """By the number of players still in the game (an eliminated player no longer counts)."""
+        st = self.state
+        need = teams.achievements_needed(self.cards.manifest, st)
+        alive = sum(not pl.get("eliminated") for pl in st["players"])
+        table = self.cards.manifest["achievements_to_win"]
+        if not teams.has_teams(st) and alive < len(st["players"]) and str(alive) in table:
+            need += table[str(alive)] - table[str(len(st["players"]))]
+        return need
+
+    def after_change(self):
+        if self.rule("special_achievement_check") == "immediately":
+            self.check_specials()
+
+    def check_specials(self):
+        st = self.state
+        if not st["available"]["special"]:
+            return
+        # A condition is tested again only when something in its read set (computed by the compiler
+        # from its bytecode) has changed since it was last tested for that player: runtime/readsets.py.
+        seen = self._specials_seen
+        if seen is None:
+            seen = self._specials_seen = {}
+        memo: dict = {}
+        specials = self.cards.specials
+        for p in self.tie_order():
+            keys: dict = {}     # per condition, its reads' fingerprints for this player
+            for name in list(st["available"]["special"]):
+                if self.skip_unchanged_specials:
+                    reads = specials[name].get("reads") or ("*",)
+                    key = keys.get(id(reads))
+                    if key is None:
+                        key = keys[id(reads)] = readsets.key(st, reads, p, memo, seen)
+                    if seen.get((name, p)) == key:
+                        continue
+                    seen[(name, p)] = key
+                if self._condition(name, p):
+                    self.claim_special(p, name)
+                    memo.clear()
+                    keys.clear()
+
+    def _condition(self, name: str, p: int) -> bool:
+        chunk = self.cards.specials[name]["condition"]
+        frame = {"card": -1, "chunk": chunk, "label": name, "kind": "condition", "pc": 0, "stack": [],
+                 "locals": [None] * len(chunk["locals"]), "you": p, "me": p, "did": False}
+        vm.run(self, frame)
+        return bool(frame.get("result"))
+
+    def check_win_by_achievements(self, final: bool = False):
+        """3rd edition: the first player found with enough achievements wins at once.
+        4th edition (final=True at the end of an action): of those with enough, the most
+        achievements wins; a tie goes to the first in the tie order (tie_order)."""
+        if self.rule("achievement_win_check") == "end_of_action" and not final:
+            return
+        st = self.state
+        need = self.achievements_needed()
+        order = self.tie_order()
+        count = {p: teams.achievement_count(st, p) for p in order}   # a team's achievements are pooled
+        reached = [p for p in order if count[p] >= need]
+        if reached:
+            most = max(count[p] for p in reached)
+            self.win([next(p for p in reached if count[p] == most)], "achievements")
+
+    def win(self, players: list[int], reason: str, card: str | None = None):
+        """These players win, with their partners ("you win" is the team's)."""
+        players = teams.winners(self.state, players)
+        self.state["result"] = {"winners": players, "reason": reason, "card": card}
+        self.emit("game_over", winners=players, reason=reason, card=card)
+        raise GameOver()
+
+    def lose(self, p: int, card: str | None = None):
+        st = self.state
+        if teams.has_teams(st):   # "you lose" is the team's: the other team wins
+            self.win(self.opponents(p), "effect", card)
+        alive = [q for q in range(len(st["players"])) if not st["players"][q].get("eliminated") and q != p]
+        if len(alive) == 1:
+            self.win(alive, "effect", card)
+        if not self.rule("elimination"):
+            raise vm.RuntimeFault("a player lost in a game of more than two players, and this edition has "
+                                  "no elimination rule", card)
+        pl = st["players"][p]
+        pl["eliminated"] = True
+        for cid in pl["hand"] + pl["score"] + [c for pile in pl["board"].values() for c in pile["cards"]]:
+            remove_from_anywhere(st, cid)
+            place(self.cards, st, cid, "junk", None)
+        for a in list(pl["achievements"]):
+            pl["achievements"].remove(a)
+            if isinstance(a, int):
+                place(self.cards, st, a, "junk", None)
+            else:
+                st["junk_special"].append(a)
+        self.emit("eliminated", player=p, card=card)
+
+    def end_by_score(self):
+        """The greatest (team) score wins; a tie goes to more (pooled) achievements, then it is a draw."""
+        st = self.state
+        # an eliminated player cannot win
+        sides = [t[0] for t in teams.teams_of(st) if any(not st["players"][q].get("eliminated") for q in t)]
+        scores = [teams.team_points(self.cards, st, p) for p in sides]
+        best = max(scores)
+        tied = [p for p, s in zip(sides, scores) if s == best]
+        if len(tied) > 1:
+            ach = [teams.achievement_count(st, p) for p in tied]
+            tied = [p for p, a in zip(tied, ach) if a == max(ach)]
+        self.win(tied, "score")

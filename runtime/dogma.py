@@ -1,0 +1,182 @@
+"""Dogma actions: icon counts, sharing, demands, the prelude of Parley and executing other cards.
+
+A Dogma action freezes every player's count of the card's featured icon.
+With Parley (manifest ``parley``, 4+ players) non-neighbours first pay,
+share or avoid (the prelude).  Then one work list is built: each demand for
+every opponent with fewer icons, each compel for every opponent with as
+many or more, each non-demand for every player with as many or more (the
+active player last).  ``state["dogma"]["stack"]`` holds work lists and VM
+frames; a frame runs until it finishes or asks a decision, so the whole
+action is resumable from a saved game.  Executing a card pushes a new work
+list with its own record (``action_vars``).  When the stack is empty the
+sharing bonus is drawn (manifest ``sharing_bonus``/``sharing_bonus_when``)
+and the action ends.
+"""
+from __future__ import annotations
+
+from . import teams, vm
+from .state import board_icon_count, highest_top_value, top_cards
+
+MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
+
+
+class Dogma:
+    """The Dogma action: sharing, demands, executing cards. Mixed into the Engine (runtime/engine.py)."""
+
+    def _start_dogma(self, p: int, cid: int):
+        st = self.state
+        icon = self.cards.cards[cid]["dogma"]
+        counts = [board_icon_count(self.cards, st, q, icon) if not st["players"][q].get("eliminated") else -1
+                  for q in range(len(st["players"]))]
+        # Parley (4-5 players): the cost of another player's card, and non-adjacent players'
+        # choice to share or to avoid demands, are settled before any effect runs.
+        prelude = []
+        if self._parley():
+            if cid not in top_cards(st, p):
+                prelude.append(["pay", p])
+            has_demand = self.cards.has_demand[cid]
+            for q in self.players_from(p, False):
+                if self.adjacent(p, q) or teams.same_team(st, p, q):
+                    continue   # a partner shares and is never demanded by the team rules, with no cost
+                if counts[q] >= counts[p]:
+                    prelude.append(["share", q])
+                elif has_demand and st["players"][q]["hand"]:
+                    prelude.append(["avoid", q])
+        st["dogma"] = {"card": cid, "active": p, "icon": icon, "counts": counts, "vars": {},
+                       "records": [], "changes": 0, "shared_change": False, "stack": [], "prelude": prelude,
+                       "prelude_frame": {}, "excluded": [], "built": False}
+        st["phase"] = "dogma"
+        self.emit("dogma", player=p, card=cid, icon=icon, counts=counts)
+
+    def _parley(self) -> bool:
+        alive = sum(not pl.get("eliminated") for pl in self.state["players"])
+        return bool(self.rule("parley")) and alive >= 4
+
+    def _run_prelude(self):
+        st = self.state
+        d = st["dogma"]
+        while d["prelude"]:
+            step, q = d["prelude"][0]
+            hand = st["players"][q]["hand"]
+            if step == "share" and not hand:  # nothing to return: cannot share
+                d["prelude"].pop(0)
+                d["excluded"].append(q)
+                continue
+            if step == "pay":
+                chosen = self.ask({"player": q, "kind": "select_cards", "options": list(hand), "min": 1, "max": 1,
+                                   "source": self.cards.name[d["card"]],
+                                   "prompt": "return a card from your hand to use another player's card"}, d["prelude_frame"])
+            else:
+                chosen = self.ask({"player": q, "kind": "select_cards", "options": list(hand), "min": 0, "max": 1,
+                                   "optional": True, "source": self.cards.name[d["card"]],
+                                   "prompt": "return a card from your hand to share this dogma" if step == "share"
+                                   else "return a card from your hand to avoid its demands"}, d["prelude_frame"])
+            d["prelude"].pop(0)
+            for c in chosen:
+                self._put(q, c, "return")
+            if step == "share" and not chosen or step == "avoid" and chosen:
+                d["excluded"].append(q)
+        if not d["built"]:
+            d["built"] = True
+            cid, p, counts = d["card"], d["active"], d["counts"]
+            out = set(d["excluded"])
+            items = []
+            for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
+                if chunk["kind"] == "demand":
+                    items += [[cid, e, q, p, False] for q in self.opponents(p)
+                              if counts[q] < counts[p] and q not in out]
+                elif chunk["kind"] == "compel":
+                    items += [[cid, e, q, p, False] for q in self.opponents(p)
+                              if counts[q] >= counts[p] and q not in out]
+                else:
+                    # a partner shares, but only an opponent's sharing earns the sharing bonus
+                    items += [[cid, e, q, p, not teams.same_team(st, p, q)] for q in self.players_from(p, True)
+                              if counts[q] >= counts[p] and q not in out]
+            d["stack"].append({"work": items})
+
+    def action_vars(self, frame: dict | None = None) -> dict:
+        """The record of the card execution a frame belongs to ("due to this demand", Democracy's
+        count): the dogma's own card uses ``vars``; each executed card starts a fresh record."""
+        d = self.state["dogma"]
+        rec = frame.get("record", 0) if frame else 0
+        return d["vars"] if rec == 0 else d["records"][rec - 1]
+
+    def _answer_target(self) -> dict:
+        """Where the pending decision's answer goes: the waiting frame, or the dogma's prelude."""
+        d = self.state["dogma"]
+        return d["prelude_frame"] if d["prelude"] else d["stack"][-1]
+
+    def _run_dogma(self):
+        st = self.state
+        d = st["dogma"]
+        self._run_prelude()
+        stack = d["stack"]
+        while stack:
+            top = stack[-1]
+            if "work" in top:
+                if not top["work"]:
+                    stack.pop()
+                    continue
+                card, effect, you, me, sharer = top["work"].pop(0)
+                if st["players"][you].get("eliminated"):
+                    continue   # eliminated players take no further part
+                frame = vm.new_frame(self.cards, card, effect, you, me, sharer=sharer,
+                                     changes_at_start=d["changes"], depth=top.get("depth", 0),
+                                     record=top.get("record", 0))
+                stack.append(frame)
+                self.emit("effect", card=card, effect=effect, player=you)
+                continue
+            if st["players"][top["you"]].get("eliminated") and top.get("kind") != "condition":
+                stack.pop()
+                continue
+            status = vm.run(self, top)
+            if status == "done":
+                stack.pop()
+                self._finish_frame(top)
+            elif status == "end_dogma":
+                stack.clear()
+        # the dogma action is over: the sharing bonus, then the action ends
+        if self._sharing_bonus_due(d):
+            self.emit("sharing_bonus", player=d["active"])
+            self.draw_one(d["active"], highest_top_value(self.cards, st, d["active"]))
+            self.after_change()
+        self._end_action()
+
+    def _finish_frame(self, frame):
+        st = self.state
+        you = frame["you"]
+        st["players"][you]["revealed"].clear()   # what the effect revealed is no longer shown
+        if frame.get("sharer"):
+            st["dogma"]["shared"] = True
+            if st["dogma"]["changes"] > frame["changes_at_start"]:
+                st["dogma"]["shared_change"] = True
+
+    def _sharing_bonus_due(self, d: dict) -> bool:
+        """The manifest's sharing_bonus_when: "shared" (an opponent performed a shared effect) or
+        "shared_change" (a shared effect changed the game). An eliminated player draws nothing."""
+        if self.rule("sharing_bonus") == "none" or self.state["players"][d["active"]].get("eliminated"):
+            return False
+        if self.rule("sharing_bonus_when") == "shared":
+            return bool(d.get("shared"))
+        return bool(d["shared_change"])
+
+    def execute(self, frame, cid: int, kind: str):
+        depth = frame.get("depth", 0) + 1
+        if depth > MAX_EXECUTE_DEPTH:
+            raise vm.RuntimeFault(f"more than {MAX_EXECUTE_DEPTH} nested executions: an endless chain was stopped",
+                                  self.cards.name[frame["card"]])
+        you = frame["you"]
+        if kind != "execute" and self.rule("chain_achievement") and frame.get("depth", 0) >= 1:
+            # Self- or super-executing while already executing: first draw and achieve an 11.
+            self.emit("chain_achievement", player=you, card=cid)
+            self.draw_effect({"you": you, "kind": "chain"}, 1, self.cards.max_age, "achieve")
+        items = []
+        for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
+            if chunk["kind"] == "non_demand":
+                items.append([cid, e, you, you, False])
+            elif kind == "super-execute" and chunk["kind"] == "demand":
+                items += [[cid, e, q, you, False] for q in self.opponents(you)]
+        self.emit("execute", player=you, card=cid, kind=kind)
+        records = self.state["dogma"].setdefault("records", [])
+        records.append({})    # the executed card keeps its own record, empty at the start
+        self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records)})
