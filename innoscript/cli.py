@@ -671,7 +671,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript check", "every shipped card"),
         ("innoscript check cards/3e/age1/metalworking.inno", "one file (its edition is the enclosing folder)"),
         ("innoscript check --strict mycards/", "a folder of your own set; warnings fail too"),
-        ("innoscript check --format json x.inno", "diagnostics as JSON, for editors and CI")])
+        ("innoscript check --format json --edition 3e x.inno", "diagnostics as JSON, for editors and CI")])
     c.add_argument("paths", nargs="*", metavar="PATH", help="card files or folders (default: every shipped card)")
     c.add_argument("--edition", help="check against this edition's vocabulary "
                                      "(default: the edition of the enclosing folder)")
@@ -812,7 +812,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = _sub(sub, "scenario", "run scenario files (files or folders) and report each", [
         ("innoscript scenario tests/scenarios/3e", "every scenario of an edition"),
-        ("innoscript scenario -v tests/scenarios/3e/age1/metalworking.yaml", "one file, passes listed too"),
+        ("innoscript scenario -v tests/scenarios/3e/age1/metalworking-repeat.yaml", "one file, passes listed too"),
         ("innoscript scenario --format json --junit results.xml tests/scenarios", "records for tools and CI")])
     c.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
     c.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
