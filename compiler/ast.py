@@ -151,7 +151,7 @@ class ZoneExpr(Node):
 # ---------------------------------------------------------------- selections
 @dataclass
 class Quantity(Node):
-    kind: str              # one, exact, up_to, range, any_number, all, all_but, half
+    kind: str              # one, exact, up_to, range, any_number, all, all_or_none, all_but, half
     n: Optional["Expr"] = None
     n2: Optional["Expr"] = None
     rounding: str = "down"

@@ -312,6 +312,9 @@ class Builder(Transformer):
     def q_all(self, meta, c):
         return self._q(meta, "all")
 
+    def q_all_or_none(self, meta, c):
+        return self._q(meta, "all_or_none")
+
     def q_all_but(self, meta, c):
         return self._q(meta, "all_but", n=c[0])
 

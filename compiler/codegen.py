@@ -161,8 +161,10 @@ class CodeGen:
 
     def s_Exchange(self, s: A.Exchange, optional: bool = False):
         # Each side's zone travels with it: an empty side still says where the other side goes.
+        # 'all or none of' on the first side is the exchange's own choice: all of it, or nothing.
+        optional = optional or _all_or_none(s.first)
         for sel in (s.first, s.second):
-            self.selection(sel, None, False)
+            self.selection(sel, None, False, whole=True)
             self.owner(sel.source.owner, sel.source.pos)
         self.emit(O.EXCHANGE, E("zone", s.first.source.kind), E("zone", s.second.source.kind), int(optional),
                   pos=s.pos)
@@ -308,7 +310,8 @@ class CodeGen:
         self.emit(O.EXECUTE, E("execute", s.kind), pos=s.pos)
 
     # ------------------------------------------------------------ selections
-    def selection(self, sel: A.Selection, times: A.Times | None, optional: bool):
+    def selection(self, sel: A.Selection, times: A.Times | None, optional: bool, whole: bool = False):
+        """Push the selected cards; 'whole': an all-or-none side of an exchange selects all (the exchange asks)."""
         pos = sel.pos
         if isinstance(sel.source, A.Name):
             self.expr(sel.source)
@@ -341,6 +344,8 @@ class CodeGen:
                 lo, hi = 0, ALL
             elif q.kind == "all":
                 mode, lo, hi = ("each_color" if sel.each_color else "all"), 0, ALL
+            elif q.kind == "all_or_none":
+                mode, lo, hi = ("all" if whole else "all_or_none"), 0, ALL
             elif q.kind == "all_but":
                 mode, lo, hi = "all_but", q.n, q.n
             elif q.kind == "half":
@@ -582,6 +587,10 @@ class CodeGen:
 
     def e_ZoneExpr(self, e: A.ZoneExpr):
         self.zone(e.zone)
+
+
+def _all_or_none(sel: A.Selection) -> bool:
+    return sel.quantity is not None and sel.quantity.kind == "all_or_none"
 
 
 def _chooses(sel: A.Selection) -> bool:

@@ -168,9 +168,18 @@ class Renderer:
             return f"equal to the number of {self.expr(e.args[0])}"
         return self.expr(e)
 
+    @staticmethod
+    def all_or_none(verb: str, sel: A.Selection, text: str) -> str:
+        """'all or none of': the choice is the player's, and the text says they cannot stop halfway."""
+        if sel.quantity is None or sel.quantity.kind != "all_or_none":
+            return text
+        if sel.order != "any":
+            return f"you may {text}. If you {verb} one of the {sel.order}, you must {verb} all of the {sel.order}"
+        return f"you may {text}. If you {verb} one, you must {verb} them all"
+
     def s_Move(self, s: A.Move) -> str:
         verb = {"take": "take into your hand", "keep": "keep", "remove": "remove from the game"}.get(s.verb, s.verb)
-        text = f"{verb} {self.selection(s.selection)}{self.times(s.times)}"
+        text = self.all_or_none(s.verb, s.selection, f"{verb} {self.selection(s.selection)}{self.times(s.times)}")
         if s.bind:
             self.binds[s.bind] = f"the {PAST.get(s.verb, s.verb)} cards"
             self.bind_verbs[s.bind] = s.verb
@@ -183,10 +192,12 @@ class Renderer:
         if s.bind:
             self.binds[s.bind] = "the transferred cards"
             self.bind_verbs[s.bind] = "transfer"
-        return f"transfer {self.selection(s.selection)}{self.times(s.times)} to {self.zone(s.dest)}"
+        return self.all_or_none("transfer", s.selection,
+                                f"transfer {self.selection(s.selection)}{self.times(s.times)} to {self.zone(s.dest)}")
 
     def s_Exchange(self, s: A.Exchange) -> str:
-        return f"exchange {self.selection(s.first)} with {self.selection(s.second)}"
+        return self.all_or_none("exchange", s.first,
+                                f"exchange {self.selection(s.first)} with {self.selection(s.second)}")
 
     def s_Splay(self, s: A.Splay) -> str:
         return f"splay {self.splay_target(s.color)} {s.direction}"
@@ -318,7 +329,7 @@ class Renderer:
             words.append(f"{self.expr(q.n)} or {self.expr(q.n2)}")
         elif q.kind == "any_number":
             words.append("any number of")
-        elif q.kind == "all":
+        elif q.kind in ("all", "all_or_none"):
             words.append("all the")
         elif q.kind == "all_but":
             words.append(f"all but {self.expr(q.n)} of the")

@@ -166,6 +166,9 @@ class Resolver:
             self.bind(s.bind, "cards")
 
     def s_Exchange(self, s: A.Exchange):
+        if _all_or_none(s.second):
+            self.r.error("E308", "'all or none of' goes on the first side of an exchange", s.second.quantity.pos,
+                         "write 'exchange all or none of the cards from ... with all cards from ...'")
         for sel in (s.first, s.second):
             self.selection(sel)
             src = sel.source
@@ -216,6 +219,11 @@ class Resolver:
 
     def s_May(self, s: A.May):
         # A may-block's bindings stay visible after it (they are unset if declined).
+        inner = s.body[0] if len(s.body) == 1 and not s.block else None
+        sel = getattr(inner, "selection", None) or getattr(inner, "first", None)
+        if isinstance(sel, A.Selection) and _all_or_none(sel):
+            self.r.error("E308", "'all or none of' is already a choice: it needs no 'may'", s.pos,
+                         "remove 'may': 'all or none of the cards' lets the player decline")
         self.block(s.body)
         self.actions_seen = True
 
@@ -234,6 +242,9 @@ class Resolver:
         self.bind(s.name, elem)
 
     def s_ChooseCards(self, s: A.ChooseCards):
+        if _all_or_none(s.selection):
+            self.r.error("E308", "'all or none of' is for moving cards, not for choosing them",
+                         s.selection.quantity.pos, "choose 'all cards', or move them: 'meld all or none of ...'")
         self.selection(s.selection)
         self.bind(s.name, "cards")
 
@@ -500,6 +511,10 @@ class Resolver:
     def e_ZoneExpr(self, e: A.ZoneExpr):
         self.zone(e.zone)
         return "cards"
+
+
+def _all_or_none(sel: A.Selection) -> bool:
+    return sel.quantity is not None and sel.quantity.kind == "all_or_none"
 
 
 def _close_binding(name: str, bound: list[str]):

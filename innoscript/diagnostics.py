@@ -38,6 +38,7 @@ CODES: dict[str, str] = {
     "E305": "a card effect has no statements",
     "E306": "nesting too deep",
     "E307": "expression or statement chain too deep",
+    "E308": "'all or none of' where it cannot apply",
     "E400": "bytecode verification failed",
     "E500": "invalid edition manifest",
     "E501": "invalid bundle",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 4
+OPCODE_TABLE_VERSION = 5
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -31,7 +31,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "position": ("top", "bottom"),
     "verb": ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take"),
     "draw": ("draw", "meld", "score", "tuck", "reveal", "junk", "achieve"),
-    "select": ("count", "all", "all_but", "half_down", "half_up", "each_color"),
+    "select": ("count", "all", "all_but", "half_down", "half_up", "each_color", "all_or_none"),
     "order": ("any", "highest", "lowest"),
     "direction": ("left", "right", "up", "aslant"),
     "choice": ("color", "value", "player", "icon", "two_colors"),

@@ -46,13 +46,14 @@ class Choices:
             return self.ask({"player": who, "kind": "select_cards", "options": flat, "min": 0 if optional else len(groups),
                              "max": len(groups), "one_per_color": not optional, "optional": optional,
                              "prompt": "choose one card of each colour"}, frame)
-        if mode == "all":
+        if mode in ("all", "all_or_none"):
             chosen = cands
             if order != "any":
                 best = (max if order == "highest" else min)(age[c] for c in cands)
                 chosen = [c for c in cands if age[c] == best]
-            if optional and not self.ask({"player": frame["you"], "kind": "yes_no", "options": [True, False],
-                                          "prompt": "do it?"}, frame):
+            prompt = f"all {len(chosen)} of them, or none?" if mode == "all_or_none" else "do it?"
+            if (optional or mode == "all_or_none") and not self.ask(
+                    {"player": frame["you"], "kind": "yes_no", "options": [True, False], "prompt": prompt}, frame):
                 frame["sel_full"] = False
                 return []
             return chosen
