@@ -295,7 +295,7 @@ def test_undo_button_follows_what_the_server_allows(server, browser):
             if melds:
                 assert pg.is_disabled("#undo")          # the last action was not this seat's
                 melds[0].click()
-                pg.wait_for_function("!document.querySelector('#undo').disabled")
+                pg.wait_for_function("() => !document.querySelector('#undo').disabled")
                 melded = True                            # a meld from one's own hand showed nobody anything
                 break
         if pg.query_selector("#confirm"):
@@ -307,5 +307,5 @@ def test_undo_button_follows_what_the_server_allows(server, browser):
     assert melded, "no two-action turn with a meld"
     draws = [b for b in pg.query_selector_all("#decision .options .option") if b.inner_text().startswith("Draw")]
     draws[0].click()                                     # a draw shows the drawer a card: it cannot be taken back
-    pg.wait_for_function("document.querySelector('#undo').disabled")
+    pg.wait_for_function("() => document.querySelector('#undo').disabled")
     assert not errors
