@@ -56,13 +56,30 @@ def _gallery_pages_show_what_a_rules_checker_needs(site):
     assert "Oars (4e)" in page4 and "Changes from the 3e edition" in page4
     index = (site / "gallery" / "4e" / "index.html").read_text(encoding="utf-8")
     assert "Card gallery: Innovation, 4th edition" in index and "errata similarity" in index
+    _every_card_has_its_gallery_page(site)
 
 
-def test_getting_started_and_tutorial_have_pictures():
+def _every_card_has_its_gallery_page(site):
+    """Each card of each edition is in its gallery index, and its page draws that card, shows its texts and links as
+    many scenarios as the index counts (at least one for a card whose file is the edition's own; a card reused
+    from another edition is proven by that edition's scenarios)."""
+    import html as H
+    import json
     import re
-    docs = ROOT / "docs"
-    for page in ("getting-started.md", "tutorial.md"):
-        pictures = re.findall(r"!\[[^\]]+\]\(([^)]+)\)", (docs / page).read_text(encoding="utf-8"))
-        assert pictures, f"{page} has no picture"
-        for pic in pictures:
-            assert (docs / pic).exists() and (docs / pic).stat().st_size > 1000, f"{page}: {pic} is missing"
+    from innoscript.compiler.bundle import load_bundle
+    from innoscript.editions import available_editions
+    row = re.compile(r'<td><a href="([^"/]+)/">([^<]+)</a></td>(?:\s*<td>[^<]*</td>){5}\s*<td>(\d+)</td>\s*</tr>')
+    for ed in available_editions():
+        index = (site / "gallery" / ed / "index.html").read_text(encoding="utf-8")
+        listed = {H.unescape(name): (slug, int(n)) for slug, name, n in row.findall(index)}
+        cards = load_bundle(ed)["cards"]
+        names = [c["name"] for c in cards]
+        own = {c["name"] for c in cards if c["source"].startswith(ed + "/")}
+        assert sorted(listed) == sorted(names), (ed, set(names) ^ set(listed))
+        for name, (slug, count) in listed.items():
+            page = (site / "gallery" / ed / slug / "index.html").read_text(encoding="utf-8")
+            drawn = [json.loads(H.unescape(m))["name"] for m in re.findall(r'data-inno-card="([^"]+)"', page)]
+            assert drawn == [name], (ed, name, drawn)
+            assert f"{H.escape(name, quote=False)} ({ed})" in page and "Printed and rendered text" in page, (ed, name)
+            links = set(re.findall(r'href="\.\./scenarios/([^"/]+)/"', page))
+            assert len(links) == count and (count >= 1 or name not in own), (ed, name, count, sorted(links))
