@@ -2,7 +2,8 @@
 
 Special achievements are claimed when their InnoScript condition holds,
 checked where the manifest's ``special_achievement_check`` says (at once, or
-at the end of an action); a condition is tested again only when its reads
+at the end of an action; a set's own achievements by its set manifest's
+rule of that name, else the edition's); a condition is tested again only when its reads
 have changed (runtime/readsets.py).  The win by achievements follows
 ``achievement_win_check`` (at once, or the most at the end of an action);
 ties follow ``tie_break_order``.  Teams pool achievements and scores
@@ -10,7 +11,7 @@ ties follow ``tie_break_order``.  Teams pool achievements and scores
 """
 from __future__ import annotations
 
-from . import readsets, teams, vm
+from . import readsets, sets, teams, vm
 from .state import GameOver, place, remove_from_anywhere
 
 
@@ -61,7 +62,7 @@ class Achievements:
     def achievements_needed(self) -> int:
         """By the number of players still in the game (an eliminated player no longer counts)."""
         st = self.state
-        need = teams.achievements_needed(self.cards.manifest, st)
+        need = teams.achievements_needed(self.cards.manifest, st, sets.achievements_bonus(self.cards))
         alive = sum(not pl.get("eliminated") for pl in st["players"])
         table = self.cards.manifest["achievements_to_win"]
         if not teams.has_teams(st) and alive < len(st["players"]) and str(alive) in table:
@@ -69,13 +70,23 @@ class Achievements:
         return need
 
     def after_change(self):
-        if self.rule("special_achievement_check") == "immediately":
-            self.check_specials()
+        if "immediately" in self._special_timings().values():
+            self.check_specials("immediately")
 
-    def check_specials(self):
+    def _special_timings(self) -> dict:
+        """Each special achievement's check ("immediately", "end_of_action"): its set's rule, else the edition's."""
+        timings = self.__dict__.get("_timings")
+        if timings is None:
+            timings = self.__dict__["_timings"] = {n: sets.special_check(self.cards, n) for n in self.cards.specials}
+        return timings
+
+    def check_specials(self, when: str | None = None):
+        """Test the available special achievements checked at this moment (``when``; None: all of them)
+        for every player."""
         st = self.state
         if not st["available"]["special"]:
             return
+        timings = self._special_timings()
         # A condition is tested again only when something in its read set (computed by the compiler
         # from its bytecode) has changed since it was last tested for that player: runtime/readsets.py.
         seen = self._specials_seen
@@ -86,6 +97,8 @@ class Achievements:
         for p in self.tie_order():
             keys: dict = {}     # per condition, its reads' fingerprints for this player
             for name in list(st["available"]["special"]):
+                if when is not None and timings[name] != when:
+                    continue
                 if self.skip_unchanged_specials:
                     reads = specials[name].get("reads") or ("*",)
                     key = keys.get(id(reads))

@@ -26,7 +26,7 @@ from . import loadcheck
 from .engine import Engine, IllegalAnswer
 from .invariants import violations
 from .options import OptionsError, normalise as normalise_options
-from .state import Cards
+from .state import Cards, card_places
 from .vm import RuntimeFault
 
 __all__ = ["Game", "IllegalAnswer", "BadSave", "RuntimeFault", "OptionsError"]
@@ -50,9 +50,12 @@ class Game:
     @classmethod
     def new(cls, edition: str = "3e", players: int = 2, seed: int = 0, names: list[str] | None = None,
             bundle: dict | None = None, secret: str | None = None, fast: bool = False,
-            options: dict | None = None) -> "Game":
-        """options: the table options (runtime/options.py); OptionsError for a bad one."""
-        return cls(Engine.new_game(bundle or load_bundle(edition), players, seed, names, secret, options), fast)
+            options: dict | None = None, sets: list[str] | None = None) -> "Game":
+        """options: the table options (runtime/options.py); OptionsError for a bad one. sets: the sets
+        (expansions) in play, e.g. ["echoes"] (a bundle given holds its own sets)."""
+        if bundle is None:
+            bundle = load_game_bundle(edition, sets)
+        return cls(Engine.new_game(bundle, players, seed, names, secret, options), fast)
 
     @classmethod
     def load(cls, data: str | dict, bundle: dict | None = None) -> "Game":
@@ -74,7 +77,7 @@ class Game:
             raise BadSave(f"saved game: {'/'.join(map(str, err.absolute_path)) or '(top)'}: {msg}")
         if bundle is None:
             try:
-                bundle = load_bundle(data["edition"])
+                bundle = load_game_bundle(data["edition"], data.get("sets"))
             except Exception as e:  # unknown edition, broken cards
                 raise BadSave(f"saved game: cannot load edition {data['edition']!r}: {e}") from None
         if data["bundle_hash"] != bundle["source_hash"]:
@@ -91,6 +94,9 @@ class Game:
         for pl in state["players"]:  # iteration order is rules order (colour order), whatever the file's order
             pl["board"] = {c: pl["board"][c] for c in cards.colors}
         state["supply"] = {str(a): state["supply"].get(str(a), []) for a in cards.ages}
+        for name in cards.set_names:
+            piles = state["set_supply"][name]
+            state["set_supply"][name] = {str(a): piles.get(str(a), []) for a in sorted(int(a) for a in piles)}
         engine = Engine(bundle, state)
         try:
             broken = violations(engine)
@@ -184,17 +190,9 @@ class Game:
         return self._engine
 
 
-def card_places(state: dict) -> list[int]:
-    """Every card id in every zone (a card in two places appears twice)."""
-    out: list[int] = []
-    for pl in state["players"]:
-        out += pl["hand"] + pl["score"] + [a for a in pl["achievements"] if isinstance(a, int)]
-        for pile in pl["board"].values():
-            out += pile["cards"]
-    for pile in state["supply"].values():
-        out += pile
-    out += state["available"]["standard"] + state["junk"] + state["removed"]
-    return out
+def load_game_bundle(edition: str, sets=None) -> dict:
+    """The compiled bundle of an edition with these sets in play (none: the edition alone)."""
+    return load_bundle(edition, sets=sets) if sets else load_bundle(edition)
 
 
 def check_cards(cards: Cards, state: dict) -> None:

@@ -3,7 +3,7 @@
 - every card of the edition is in exactly one place, and the total never changes (the junk included);
 - icon counts the engine uses (cached) equal a fresh recount;
 - a pile of 0 or 1 card is unsplayed; splays are the edition's;
-- a player's points equal the total value of their score pile;
+- every supply pile holds only cards of its own set and age, and the sets in play are the bundle's;
 - the pending decision belongs to a player still in the game, and its options are not empty;
 - the game ends within a bound of turns;
 - teams (``team_violations``): nobody is demanded by their partner, pooled
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import builtins_impl, teams
-from .state import board_cards, icon_count, points
+from . import builtins_impl, sets, teams
+from .state import board_cards, card_places, icon_count, supply_piles
 
 MAX_TURNS = 2000
 
@@ -23,20 +23,19 @@ MAX_TURNS = 2000
 def violations(engine) -> list[str]:
     cards, st = engine.cards, engine.state
     out: list[str] = []
-    places: Counter = Counter()
-    for pl in st["players"]:
-        places.update(pl["hand"] + pl["score"] + [a for a in pl["achievements"] if isinstance(a, int)])
-        for pile in pl["board"].values():
-            places.update(pile["cards"])
-    for pile in st["supply"].values():
-        places.update(pile)
-    places.update(st["available"]["standard"] + st["junk"] + st["removed"])
+    places = Counter(card_places(st))
     twice = [cards.name[c] for c, n in places.items() if n > 1]
     missing = [cards.name[c] for c in range(len(cards.cards)) if c not in places]
     if twice:
         out.append(f"cards in more than one place: {sorted(twice)[:5]}")
     if missing:
         out.append(f"cards in no place: {sorted(missing)[:5]}")
+    for (name, age), pile in supply_piles(st):
+        wrong = [cards.name[c] for c in pile if cards.set[c] != name or str(cards.age[c]) != age]
+        if wrong:
+            out.append(f"the {name} age {age} supply pile holds cards of another set or age: {wrong[:5]}")
+    if sorted(st.get("sets", [])) != cards.set_names or sorted(st.get("set_supply", {})) != sorted(st.get("sets", [])):
+        out.append(f"the sets in play {st.get('sets', [])} are not the bundle's {cards.set_names}, or their piles differ")
     shown = [c for pl in st["players"] for c in pl["revealed"]]
     if any(c not in places for c in shown) or len(set(shown)) != len(shown):
         out.append("a revealed card is in no zone, or revealed twice")
@@ -57,8 +56,6 @@ def violations(engine) -> list[str]:
             fresh = icon_count(cards, st, p, icon)
             if cached != fresh:
                 out.append(f"player {p} {icon}: the engine counts {cached}, a recount gives {fresh}")
-        if points(cards, st, p) != sum(cards.age[c] for c in pl["score"]):
-            out.append(f"player {p} points differ from the score pile")
     pending = st["pending"]
     if st["phase"] != "over":
         if pending is None:
@@ -86,7 +83,7 @@ def team_violations(engine) -> list[str]:
         for you, me in demands:
             if teams.same_team(st, you, me):
                 out.append(f"player {you} is demanded by {'their partner' if you != me else 'themself'} {me}")
-    need = teams.achievements_needed(cards.manifest, st)
+    need = teams.achievements_needed(cards.manifest, st, sets.achievements_bonus(cards))
     frame = {"you": 0}
     for t in teams.teams_of(st):
         total = sum(len(st["players"][p]["achievements"]) for p in t)

@@ -78,6 +78,13 @@ def check(cards, state: dict) -> None:
     for name in state["available"]["special"] + state["junk_special"]:
         if name not in cards.specials:
             raise ValueError(f"unknown special achievement {name[:40]!r}")
+    if sorted(state.get("sets", [])) != cards.set_names or sorted(state.get("set_supply", {})) != cards.set_names:
+        raise ValueError(f"the game's sets {sorted(state.get('sets', []))[:5]} and their piles are not the "
+                         f"bundle's sets {cards.set_names}")
+    for name, piles in state.get("set_supply", {}).items():
+        for age in piles:
+            if not (age.isdigit() and int(age) in cards.ages):
+                raise ValueError(f"set_supply/{name}/{age[:20]} is not an age of the game")
     t = state["turn"]
     _int(t["active"], 0, n, "turn/active")
     _int(t["actions_left"], 0, 3, "turn/actions_left")

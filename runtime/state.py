@@ -9,7 +9,9 @@ with ``json.dumps`` at any moment and nothing is hidden in Python objects:
                  revealed: the cards p has revealed, shown to everyone; a
                  revealed card stays in its zone (a card that moves stops
                  being revealed), so this list is not a place of its own
-    supply       age (as a string) -> [top ... bottom]
+    supply       age (as a string) -> [top ... bottom]: the base cards' piles
+    set_supply   set -> age -> [top ... bottom]: each set in play's own piles
+                 (with ``sets``, the sets' names; both only when sets are in play)
     available    {"standard": [card ids], "special": [names]}
     junk, removed
     turn         number, active player, actions left, per-player scored/tucked counts
@@ -49,6 +51,8 @@ class Cards:
         self.name = [c["name"] for c in self.cards]
         self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
+        self.set = [c.get("set", "base") for c in self.cards]
+        self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/sets.py)
         self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
 
     def visible_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
@@ -78,6 +82,7 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
         "secret": secret or hashlib.sha256(f"innoscript/{seed}".encode()).hexdigest()[:32],
         "players": [empty_player(cards, n) for n in names],
         "supply": {str(a): [] for a in cards.ages},
+        **({"sets": list(cards.set_names), "set_supply": {n: {} for n in cards.set_names}} if cards.set_names else {}),
         "available": {"standard": [], "special": [s["name"] for s in cards.bundle["special_achievements"]]},
         "junk": [],
         "junk_special": [],
@@ -111,6 +116,10 @@ def locate(state: dict, cid: int):
     for age, pile in state["supply"].items():
         if cid in pile:
             return ("supply", None, age)
+    for name, piles in state.get("set_supply", {}).items():
+        for age, pile in piles.items():
+            if cid in pile:
+                return ("supply", None, (name, age))
     if cid in state["available"]["standard"]:
         return ("available", None, None)
     if cid in state["junk"]:
@@ -179,7 +188,12 @@ def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
 
 
 def points(cards: Cards, state: dict, p: int) -> int:
-    return sum(cards.age[c] for c in state["players"][p]["score"])
+    """The score: the score pile's total value, plus what the sets in play add (runtime/sets.py)."""
+    pile = sum(cards.age[c] for c in state["players"][p]["score"])
+    if cards.set_names:
+        from . import sets
+        pile += sets.extra_points(cards, state, p)
+    return pile
 
 
 def highest_top_value(cards: Cards, state: dict, p: int) -> int:
@@ -216,7 +230,7 @@ def remove_from_anywhere(state: dict, cid: int):
         if len(pile["cards"]) < 2:
             pile["splay"] = "none"
     elif zone == "supply":
-        state["supply"][key].remove(cid)
+        (supply_pile(state, *key) if isinstance(key, tuple) else state["supply"][key]).remove(cid)
     elif zone == "available":
         state["available"]["standard"].remove(cid)
     elif zone in ("junk", "removed"):
@@ -233,14 +247,43 @@ def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom:
             pile["cards"].append(cid)
         else:
             pile["cards"].insert(0, cid)
-    elif zone == "supply":
-        state["supply"][str(cards.age[cid])].append(cid)
+    elif zone == "supply":   # back to the bottom of its own set's pile
+        supply_pile(state, cards.set[cid], str(cards.age[cid])).append(cid)
     elif zone in ("junk", "removed"):
         state[zone].append(cid)
     elif zone == "available":
         state["available"]["standard"].append(cid)
     else:
         state["players"][p][zone].append(cid)
+
+
+def supply_pile(state: dict, set_name: str, age: str) -> list:
+    """The supply pile of one set and age (the base cards' are ``supply``)."""
+    if set_name == "base":
+        return state["supply"].setdefault(age, [])
+    return state["set_supply"].setdefault(set_name, {}).setdefault(age, [])
+
+
+def supply_piles(state: dict):
+    """Every supply pile, as ((set, age), pile): the base piles first."""
+    for age, pile in state["supply"].items():
+        yield ("base", age), pile
+    for name, piles in state.get("set_supply", {}).items():
+        for age, pile in piles.items():
+            yield (name, age), pile
+
+
+def card_places(state: dict) -> list[int]:
+    """Every card id in every zone (a card in two places appears twice)."""
+    out: list[int] = []
+    for pl in state["players"]:
+        out += pl["hand"] + pl["score"] + [a for a in pl["achievements"] if isinstance(a, int)]
+        for pile in pl["board"].values():
+            out += pile["cards"]
+    for _, pile in supply_piles(state):
+        out += pile
+    out += state["available"]["standard"] + state["junk"] + state["removed"]
+    return out
 
 
 def draw_age(cards: Cards, state: dict, value: int):

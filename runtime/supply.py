@@ -1,53 +1,82 @@
-"""The supply: building the age piles and the deal, and drawing.
+"""The supply: the piles of each set and age, the deal, and drawing.
 
-The supply holds one shuffled pile per age; the standard achievements are
-the top card of their ages' piles (manifest ``standard_achievement_ages``)
-and each player is dealt ``initial_hand`` cards of the first age.  A draw
-of a value takes the top card of the first non-empty pile at or above it;
-past the last age the game ends by score.
+Each set in play (runtime/sets.py) has its own piles beside the base cards'
+(state ``supply`` and ``set_supply``): one shuffled pile per set and age.
+The standard achievements are the top base card of their ages' piles
+(manifest ``standard_achievement_ages``); each player is dealt
+``initial_hand`` cards of the first age, one at a time by the draw rules, so
+a set's draw rule decides the starting hands too.
+
+A draw of a value goes to the first non-empty *base* pile at or above it
+(past the last age the game ends by score).  A plain draw then asks the sets'
+draw rules which set it takes its card from; a draw naming a set
+(``draw echoes [1]``) takes that set.  A set whose pile of that age is empty
+gives a base card of that age instead.
 """
 from __future__ import annotations
 
 import random
 
-from .state import Cards, draw_age
+from . import sets
+from .state import Cards, draw_age, supply_pile
 
 
 def deal(cards: Cards, state: dict, seed: int) -> None:
-    """Shuffle each age's pile, set the standard achievements aside, deal the starting hands."""
+    """Shuffle every pile, set the standard achievements aside, deal the starting hands."""
     m = cards.manifest
     rng = random.Random(seed)
     for age in cards.ages:
-        pile = [c["id"] for c in cards.cards if c["age"] == age]
+        pile = [c["id"] for c in cards.cards if c["age"] == age and cards.set[c["id"]] == "base"]
         rng.shuffle(pile)
         state["supply"][str(age)] = pile
+    # the sets' piles are shuffled after the base piles, so the base cards lie as they would without sets
+    for name in cards.set_names:
+        for age in sets.manifest(cards, name)["ages"]:
+            pile = [c["id"] for c in cards.cards if c["age"] == age and cards.set[c["id"]] == name]
+            rng.shuffle(pile)
+            state["set_supply"][name][str(age)] = pile
     for age in m["standard_achievement_ages"]:
         state["available"]["standard"].append(state["supply"][str(age)].pop(0))
     for _ in range(m["initial_hand"]):
         for p in range(len(state["players"])):
-            state["players"][p]["hand"].append(state["supply"][str(min(cards.ages))].pop(0))
+            state["players"][p]["hand"].append(take(cards, state, p, min(cards.ages))[0])
+
+
+def take(cards: Cards, state: dict, p: int, age: int, from_set: str | None = None) -> tuple[int, str]:
+    """Take the top card of an age that has base cards: from the set the draw rules give p (or
+    from_set), or a base card when that set's pile is empty. Returns (card, set drawn from)."""
+    name = from_set if from_set is not None else (sets.draw_set(cards, state, p) if cards.set_names else "base")
+    pile = supply_pile(state, name, str(age)) if name != "base" else None
+    if not pile:
+        name, pile = "base", state["supply"][str(age)]
+    return pile.pop(0), name
+
 
 class Supply:
     """Drawing from the supply. Mixed into the Engine (runtime/engine.py)."""
 
-    def draw_one(self, p: int, value: int) -> int:
-        """The standard draw: value (at least the first age), skipping empty ages; past the last age the game ends."""
+    def draw_one(self, p: int, value: int, from_set: str | None = None) -> int:
+        """The standard draw: value (at least the first age), skipping empty base ages; past the last
+        age the game ends. from_set: a draw that names its set (None: the draw rules choose)."""
         st = self.state
         age = draw_age(self.cards, st, value)
         if age is None:
             self.emit("draw_past_end", player=p, value=value)
             self.end_by_score()
-        cid = st["supply"][str(age)].pop(0)
+        cid, name = take(self.cards, st, p, age, from_set)
         st["players"][p]["hand"].append(cid)
-        self.emit("draw", player=p, card=cid, age=age)
+        if name == "base":
+            self.emit("draw", player=p, card=cid, age=age)
+        else:
+            self.emit("draw", player=p, card=cid, age=age, set=name)
         self._count_change()
         return cid
 
-    def draw_effect(self, frame, count: int, value: int, then: str) -> list[int]:
+    def draw_effect(self, frame, count: int, value: int, then: str, from_set: str | None = None) -> list[int]:
         p = frame["you"]
         drawn = []
         for _ in range(max(count, 0)):
-            cid = self.draw_one(p, value)
+            cid = self.draw_one(p, value, from_set)
             if then != "draw":
                 self._put(p, cid, then)
             drawn.append(cid)

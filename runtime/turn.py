@@ -97,8 +97,7 @@ class Turn:
         d, st["dogma"] = st["dogma"], None
         if d and d.get("claims"):
             self._claim_queued(d["claims"])
-        if self.rule("special_achievement_check") == "end_of_action":
-            self.check_specials()
+        self.check_specials("end_of_action")
         if self.rule("achievement_win_check") == "end_of_action":
             self.check_win_by_achievements(final=True)
         st["turn"]["actions_left"] -= 1

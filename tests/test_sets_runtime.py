@@ -1,0 +1,176 @@
+"""Sets in the runtime, on a made-up set built from the base bundle: its own supply piles, the draw rule
+(the deal included), the fall-back to a base card at an empty set pile, achievements to win, special
+achievement timing, saves and the invariants over the set piles. The Echoes rules themselves are proved
+by the scenarios in tests/scenarios/echoes-*/."""
+import copy
+import json
+
+import pytest
+
+from innoscript.compiler.bundle import compile_condition, load_bundle, vocabulary
+from innoscript.editions import load_edition
+from innoscript.runtime import Game
+from innoscript.runtime.bots import RandomBot, answer_for
+from innoscript.runtime.game import BadSave
+from innoscript.runtime.invariants import violations
+
+SET = "made_up"
+
+
+def bundle_with_set(edition="3e", draw_rule="count(your hand) == 1", bonus=1, check=None, special=None):
+    """The edition's bundle plus a set holding a copy of every base card (renamed), whose draw rule
+    is draw_rule (None: no rule)."""
+    base = load_bundle(edition)
+    b = copy.deepcopy(base)
+    ed = load_edition(edition)
+    vocab = vocabulary(ed.manifest, ed.card_names)
+    n = len(b["cards"])
+    for c in base["cards"]:
+        twin = copy.deepcopy(c)
+        twin.update(id=c["id"] + n, name=c["name"] + " (set)", set=SET)
+        b["cards"].append(twin)
+    manifest = {"set": SET, "edition": edition, "label": "A made-up set", "ages": b["manifest"]["ages"],
+                "cards_expected": n, "achievements_to_win_bonus": bonus}
+    if check:
+        manifest["rules"] = {"special_achievement_check": check}
+    b["sets"] = {SET: {"manifest": manifest, "zones": {}, "hooks": [], "score": None,
+                       "draw_rule": compile_condition(draw_rule, "set.json#draw_rule", vocab) if draw_rule else None}}
+    if special:
+        name, condition = special
+        b["special_achievements"].append({"name": name, "claimed_by": None, "set": SET, "reads": ["*"],
+                                          "scope": "game", "condition": compile_condition(condition, name, vocab)})
+    return b
+
+
+def set_of(game, cid):
+    return game.cards.set[cid]
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_each_set_has_its_own_piles_and_the_draw_rule_deals_the_second_card(edition):
+    game = Game.new(players=3, seed=4, bundle=bundle_with_set(edition))
+    st = game.state
+    assert st["sets"] == [SET] and sorted(st["set_supply"]) == [SET]
+    for age, pile in st["set_supply"][SET].items():
+        assert pile and all(set_of(game, c) == SET and str(game.cards.age[c]) == age for c in pile)
+    for age, pile in st["supply"].items():
+        assert all(set_of(game, c) == "base" for c in pile)
+    # "a hand of exactly one card" holds for the second card of the deal only
+    for pl in st["players"]:
+        assert [set_of(game, c) for c in pl["hand"]] == ["base", SET]
+    assert all(set_of(game, c) == "base" for c in st["available"]["standard"])
+    assert violations(game.engine) == []
+
+
+def test_without_a_draw_rule_every_plain_draw_is_a_base_card():
+    game = Game.new(players=2, seed=4, bundle=bundle_with_set(draw_rule=None))
+    assert all(set_of(game, c) == "base" for pl in game.state["players"] for c in pl["hand"])
+
+
+def test_sets_leave_the_base_cards_where_they_would_be():
+    """The set's piles are shuffled after the base piles: the base cards lie as in a game without sets."""
+    plain = Game.new("3e", players=2, seed=9).state
+    with_set = Game.new(players=2, seed=9, bundle=bundle_with_set(draw_rule=None)).state
+    assert plain["supply"] == with_set["supply"]
+    assert plain["available"] == {**with_set["available"], "special": plain["available"]["special"]}
+
+
+def _engine_at_action(bundle, seed=2):
+    game = Game.new(players=2, seed=seed, bundle=bundle)
+    while game.decision["kind"] == "initial_meld":
+        game.apply(game.decision["options"][0])
+    return game
+
+
+def test_a_set_draw_at_an_empty_set_pile_takes_a_base_card_of_that_age():
+    game = _engine_at_action(bundle_with_set(draw_rule="count(your hand) >= 0"))
+    e, st = game.engine, game.state
+    p = st["turn"]["active"]
+    def empty(pile):
+        st["junk"].extend(pile)
+        pile.clear()
+    empty(st["set_supply"][SET]["1"])
+    cid = e.draw_one(p, 1)
+    assert set_of(game, cid) == "base" and game.cards.age[cid] == 1
+    # empty base ages are skipped first, then the set pile of the age reached is tried
+    empty(st["supply"]["2"])
+    cid = e.draw_one(p, 2)
+    assert set_of(game, cid) == SET and game.cards.age[cid] == 3
+    assert e.events[-1]["set"] == SET
+    # a draw that names a set takes that set even when the draw rule would not
+    cid = e.draw_one(p, 4, from_set="base")
+    assert set_of(game, cid) == "base"
+    assert violations(e) == []
+
+
+def test_a_returned_set_card_goes_back_to_its_own_pile():
+    game = _engine_at_action(bundle_with_set())
+    e, st = game.engine, game.state
+    p = st["turn"]["active"]
+    cid = next(c for c in st["players"][p]["hand"] if set_of(game, c) == SET)
+    e._put(p, cid, "return")
+    assert st["set_supply"][SET][str(game.cards.age[cid])][-1] == cid
+    assert violations(e) == []
+
+
+@pytest.mark.parametrize("options,teams,extra", [({}, False, 0), ({"extra_achievement": True}, False, 1),
+                                                  ({"teams": "1+3"}, True, 0),
+                                                  ({"teams": "1+3", "extra_achievement": True}, True, 1)])
+def test_each_set_adds_its_achievements_to_win(options, teams, extra):
+    players = 4 if teams else 2
+    plain = Game.new("3e", players=players, seed=1, options=options).engine.achievements_needed()
+    two = bundle_with_set(bonus=2)
+    game = Game.new(players=players, seed=1, bundle=two, options=options)
+    assert game.engine.achievements_needed() == plain + 2
+    base = load_bundle("3e")["manifest"]["achievements_to_win"]
+    assert plain == base["2" if teams else str(players)] + extra
+
+
+def test_a_sets_special_achievement_is_available_and_checked_when_its_set_says():
+    # the edition checks its own at once (3rd edition); the set's is checked at the end of an action
+    cond = "count(your hand) >= 1"
+    game = _engine_at_action(bundle_with_set(check="end_of_action", special=("Made-up prize", cond)))
+    st, e = game.state, game.engine
+    assert "Made-up prize" in st["available"]["special"]
+    p = st["turn"]["active"]
+    e.after_change()
+    assert "Made-up prize" in st["available"]["special"]      # not at once
+    game.apply({"type": "draw"})
+    assert "Made-up prize" in st["players"][p]["achievements"]
+
+
+def test_saves_keep_the_set_piles_and_a_save_from_other_sets_is_refused():
+    b = bundle_with_set()
+    game = _engine_at_action(b)
+    bots = [RandomBot(1), RandomBot(2)]
+    for _ in range(30):
+        if game.over:
+            break
+        p = game.decision["player"]
+        game.apply(answer_for(game, bots[p], p))
+    text = game.save()
+    again = Game.load(text, bundle=b)
+    assert again.save() == text
+    data = json.loads(text)
+    with pytest.raises(BadSave, match="sets"):
+        Game.load({**data, "sets": []}, bundle=b)
+    moved = json.loads(text)
+    piles = moved["set_supply"][SET]
+    a1 = next(a for a in piles if piles[a])
+    other = str(int(a1) % 10 + 1)
+    piles[other].append(piles[a1].pop())
+    with pytest.raises(BadSave, match="another set or age"):
+        Game.load(moved, bundle=b)
+
+
+def test_a_game_with_a_set_plays_to_the_end_without_violations():
+    b = bundle_with_set(draw_rule="count(your hand) < 3")
+    for seed in range(3):
+        game = Game.new(players=3, seed=seed, bundle=b, fast=True)
+        bots = [RandomBot(seed * 10 + p) for p in range(3)]
+        while not game.over:
+            p = game.decision["player"]
+            game.apply(answer_for(game, bots[p], p))
+            assert violations(game.engine) == []
+        in_piles = sum(len(pile) for pile in game.state["set_supply"][SET].values())
+        assert game.result is not None and in_piles < sum(1 for c in game.cards.set if c == SET)
