@@ -15,6 +15,7 @@ and the action ends.
 from __future__ import annotations
 
 from . import teams, vm
+from .hooks import HOOK, new_hook_frame
 from .state import board_icon_count, highest_top_value, top_cards
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
@@ -117,9 +118,15 @@ class Dogma:
                 if not top["work"]:
                     stack.pop()
                     continue
-                card, effect, you, me, sharer = top["work"].pop(0)
+                card, effect, you, me, sharer = top["work"][0][:5]
+                item = top["work"].pop(0)
                 if st["players"][you].get("eliminated"):
                     continue   # eliminated players take no further part
+                if card == HOOK:
+                    stack.append(new_hook_frame(self.cards, effect, you, item[5]))
+                    h = self.cards.hooks[effect]
+                    self.emit("hook", point=h["point"], set=h["set"], source=h["source"], player=you)
+                    continue
                 frame = vm.new_frame(self.cards, card, effect, you, me, sharer=sharer,
                                      changes_at_start=d["changes"], depth=top.get("depth", 0),
                                      record=top.get("record", 0))
@@ -140,7 +147,10 @@ class Dogma:
             self.emit("sharing_bonus", player=d["active"])
             self.draw_one(d["active"], highest_top_value(self.cards, st, d["active"]))
             self.after_change()
-        self._end_action()
+        if d.get("hook"):
+            self._end_hooks(d)
+        else:
+            self._end_action()
 
     def _finish_frame(self, frame):
         st = self.state

@@ -11,6 +11,7 @@ the module named after it:
 
     runtime/turn.py          set-up, turns and the four actions
     runtime/dogma.py         the Dogma action: sharing, demands, executing cards
+    runtime/hooks.py         the hook points where the sets' rules (InnoScript) run
     runtime/moves.py         card moves (meld, tuck, score, transfer, splay, ...)
     runtime/supply.py        the age piles, the deal and drawing
     runtime/choices.py       choices effects ask (cards, colours, options)
@@ -28,10 +29,11 @@ from __future__ import annotations
 
 import json
 
-from . import supply, teams, tier, vm
+from . import sets, supply, teams, tier, vm
 from .achievements import Achievements
 from .choices import Choices
 from .dogma import Dogma
+from .hooks import HOOK, Hooks
 from .moves import Moves
 from .options import normalise as normalise_options
 from .state import Cards, GameOver, new_state
@@ -74,7 +76,7 @@ def _show(value, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-class Engine(Turn, Dogma, Moves, Supply, Choices, Achievements):
+class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
     """One game: the bundle's cards plus the JSON state."""
 
     def __init__(self, bundle: dict, state: dict):
@@ -178,7 +180,10 @@ class Engine(Turn, Dogma, Moves, Supply, Choices, Achievements):
         st["pending"] = None
         self.emit("dogma_stopped", player=p, source=err.card, line=err.line, column=err.column, message=str(err))
         try:
-            self._end_action()
+            if d.get("hook"):
+                self._end_hooks(d)
+            else:
+                self._end_action()
         except GameOver:
             self._game_over()
         self.advance()
@@ -271,6 +276,8 @@ class Engine(Turn, Dogma, Moves, Supply, Choices, Achievements):
         decision.setdefault("optional", False)
         decision.setdefault("min", 1)
         decision.setdefault("max", 1)
+        if frame is not None and frame.get("card") == HOOK:
+            decision.setdefault("source", sets.manifest(self.cards, self.cards.hooks[frame["effect"]]["set"])["label"])
         if frame is not None and frame.get("card", -1) >= 0:
             decision.setdefault("source", self.cards.name[frame["card"]])
             if decision["kind"] == "select_cards":

@@ -12,6 +12,7 @@ with a short reason; ``Game.load`` turns it into ``BadSave``.
 from __future__ import annotations
 
 from innoscript.compiler.verifier import VerifyError, verify
+from .hooks import HOOK
 
 MAX_NUMBER = 10 ** 6
 MAX_NAME = 100
@@ -177,6 +178,9 @@ def _check_pending(cards, state, n):
 
 
 def _chunk(cards, card, effect, what):
+    if card == HOOK:   # a set's hook (runtime/hooks.py)
+        _int(effect, 0, len(cards.hooks), f"{what} hook")
+        return cards.hooks[effect]["chunk"]
     _int(card, 0, len(cards.cards), f"{what} card")
     _int(effect, 0, len(cards.cards[card]["effects"]), f"{what} effect")
     return cards.cards[card]["effects"][effect]
@@ -185,10 +189,14 @@ def _chunk(cards, card, effect, what):
 def _check_dogma(cards, state, n):
     d = state["dogma"]
     ncards = len(cards.cards)
-    _int(d["card"], 0, ncards, "dogma/card")
+    if "hook" in d:    # the hooks of a hook point are running (runtime/hooks.py)
+        if d["hook"] not in {h["point"] for h in cards.hooks} or d["card"] != -1 or d["icon"] is not None:
+            raise ValueError("dogma/hook names a hook point, with no card and no icon")
+    else:
+        _int(d["card"], 0, ncards, "dogma/card")
+        if d["icon"] not in cards.icons:
+            raise ValueError("dogma/icon is not one of the edition's icons")
     _int(d["active"], 0, n, "dogma/active")
-    if d["icon"] not in cards.icons:
-        raise ValueError("dogma/icon is not one of the edition's icons")
     if not isinstance(d["counts"], list) or len(d["counts"]) != n:
         raise ValueError("dogma/counts has one count per player")
     for c in d["counts"]:
@@ -233,8 +241,13 @@ def _check_dogma(cards, state, n):
             if not isinstance(item["work"], list) or len(item["work"]) > 64 * n:
                 raise ValueError(f"{what}/work is a list of effects to run")
             for w in item["work"]:
-                if not (isinstance(w, list) and len(w) == 5 and isinstance(w[4], bool)):
-                    raise ValueError(f"{what}/work: an entry is [card, effect, you, me, sharer]")
+                plain = isinstance(w, list) and len(w) == 5
+                hook = isinstance(w, list) and len(w) == 6 and w[0] == HOOK and isinstance(w[5], list) and len(w[5]) <= 8
+                if not ((plain or hook) and isinstance(w[4], bool)):
+                    raise ValueError(f"{what}/work: an entry is [card, effect, you, me, sharer] "
+                                     "(a hook's: [hook, index, you, me, sharer, arguments])")
+                for arg in w[5] if len(w) == 6 else ():
+                    _value(arg, ncards, f"{what} hook argument")
                 _chunk(cards, w[0], w[1], what)
                 _int(w[2], 0, n, f"{what} player")
                 _int(w[3], 0, n, f"{what} player")

@@ -53,6 +53,8 @@ class Cards:
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
         self.set = [c.get("set", "base") for c in self.cards]
         self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/sets.py)
+        # every set's hooks, sets in name order (runtime/hooks.py)
+        self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
         self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
 
     def visible_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:

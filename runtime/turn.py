@@ -33,6 +33,7 @@ class Turn:
         st["turn"].update(number=1, active=first, actions_left=self._actions_for_turn(1))
         st["phase"] = "action"
         self.emit("turn", number=1, player=first)
+        self.start_turn()
 
     def _initial_meld(self, p, cid):
         self.state["setup_melds"][p] = cid
@@ -75,9 +76,13 @@ class Turn:
             self.after_change()
             self._end_action()
         elif t == "meld":
-            self._meld(p, action["card"])
+            cid = action["card"]
+            pile = st["players"][p]["board"][self.cards.color[cid]]["cards"]
+            covered = pile[:1]
+            self._meld(p, cid)
             self.after_change()
-            self._end_action()
+            if not self.run_hooks("meld_action", [[cid], covered]):
+                self._end_action()
         elif t == "achieve":
             cid = next(c for c in st["available"]["standard"] if self.cards.age[c] == action["age"])
             remove_from_anywhere(st, cid)
@@ -111,6 +116,7 @@ class Turn:
             st["turn"]["scored"] = [0] * n
             st["turn"]["tucked"] = [0] * n
             self.emit("turn", number=st["turn"]["number"], player=st["turn"]["active"])
+            self.start_turn()
 
     def players_from(self, p: int, include_self: bool) -> list[int]:
         """Players still in the game in turn order from p's left (p itself last when included)."""

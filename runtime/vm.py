@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from innoscript import opcodes as O
 from . import builtins_impl, teams, tier
+from .hooks import HOOK
 from .state import (GameOver, board_cards, is_bottom, is_top, locate, pile_icons, top_cards)
 
 
@@ -83,6 +84,8 @@ def _unique(xs):
 
 
 def chunk_of(cards, frame) -> dict:
+    if frame["card"] == HOOK:
+        return cards.hooks[frame["effect"]]["chunk"]
     if frame["card"] < 0:
         return frame["chunk"]
     return cards.cards[frame["card"]]["effects"][frame["effect"]]
@@ -220,7 +223,7 @@ def budget_fault(engine, frame, message) -> BudgetExhausted:
     """The fault for a frame that is about to ask (its pc is the asking instruction)."""
     if "card" not in frame or "pc" not in frame:
         d = engine.state["dogma"]
-        return BudgetExhausted(message, engine.cards.name[d["card"]] if d else None)
+        return BudgetExhausted(message, engine.cards.name[d["card"]] if d and d["card"] >= 0 else None)
     return _fault(engine.cards, frame, chunk_of(engine.cards, frame), frame["pc"], message, BudgetExhausted)
 
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from innoscript.compiler.bundle import compile_condition, load_bundle, vocabulary
+from innoscript.compiler.bundle import compile_card, compile_condition, load_bundle, vocabulary
 from innoscript.editions import load_edition
 from innoscript.runtime import Game
 from innoscript.runtime.bots import RandomBot, answer_for
@@ -174,3 +174,114 @@ def test_a_game_with_a_set_plays_to_the_end_without_violations():
             assert violations(game.engine) == []
         in_piles = sum(len(pile) for pile in game.state["set_supply"][SET].values())
         assert game.result is not None and in_piles < sum(1 for c in game.cards.set if c == SET)
+
+
+# ---------------------------------------------------------------- hook points
+
+HEAD = 'card "Hook" {\n age 1\n color blue\n icons hex lightbulb lightbulb crown\n dogma lightbulb\n}\n'
+
+
+def hook_chunk(edition: str, body: str) -> dict:
+    """A hook's chunk, made from a card effect's (the hook syntax itself is compiled from a set's rules files)."""
+    ed = load_edition(edition)
+    return compile_card(HEAD + "effect {\n" + body + "\n}\n", "rules/test.inno",
+                        vocabulary(ed.manifest, ed.card_names)).data["effects"][0]
+
+
+def bundle_with_hooks(edition="3e", **bodies):
+    b = bundle_with_set(edition, draw_rule=None)
+    b["sets"][SET]["hooks"] = [{"point": point, "params": ["melded", "covered"] if point == "meld_action" else [],
+                                "source": "sets/made_up/rules/test.inno", "chunk": hook_chunk(edition, body)}
+                               for point, body in bodies.items()]
+    return b
+
+
+def play_checked(game, seed, decisions=400):
+    bots = [RandomBot(seed * 10 + p) for p in range(len(game.state["players"]))]
+    events = []
+    for _ in range(decisions):
+        if game.over:
+            break
+        p = game.decision["player"]
+        events += game.apply(answer_for(game, bots[p], p))
+        assert violations(game.engine) == []
+    return events
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_the_meld_action_hook_runs_after_each_meld_action_and_nowhere_else(edition):
+    b = bundle_with_hooks(edition, meld_action="draw [1]")
+    for seed in range(2):
+        game = Game.new(players=2, seed=seed, bundle=b)
+        # a 3rd-edition special achievement is claimed at once, before the hook
+        events = [e for e in play_checked(game, seed) if e["type"] != "special_achievement"]
+        actions = [i for i, e in enumerate(events) if e["type"] == "action"]
+        hooks = [i for i, e in enumerate(events) if e["type"] == "hook"]
+        melds = [i for i in actions if events[i]["action"]["type"] == "meld" and events[i + 2]["type"] != "game_over"]
+        assert melds and len(hooks) == len(melds)
+        for i, h in zip(melds, hooks):
+            # the action, the meld, then the hook and its draw, before anything else of the action
+            assert [e["type"] for e in events[i:i + 3]] == ["action", "meld", "hook"] and h == i + 2
+            assert events[i + 3]["type"] in ("draw", "draw_past_end")
+            assert events[h]["point"] == "meld_action" and events[h]["set"] == SET
+
+
+def test_the_turn_start_hook_runs_before_the_first_action_of_every_turn():
+    game = Game.new(players=3, seed=5, bundle=bundle_with_hooks(turn_start="draw [1]"))
+    events = play_checked(game, 5)
+    turns = [i for i, e in enumerate(events) if e["type"] == "turn"]
+    assert len(turns) > 5
+    for i in turns:
+        if i + 2 < len(events):
+            assert [e["type"] for e in events[i:i + 3]] == ["turn", "hook", "draw"]
+            assert events[i + 2]["player"] == events[i]["player"]
+    # the hook is not an action: each turn still has its actions
+    assert sum(1 for e in events if e["type"] == "action") >= 2 * (len(turns) - 2)
+
+
+def test_a_hook_asks_decisions_is_saved_half_way_and_is_undone_with_its_action():
+    b = bundle_with_hooks(meld_action="may { draw [1] }")
+    game = _engine_at_action(b)
+    p = game.decision["player"]
+    before = game.save()
+    hand = len(game.state["players"][p]["hand"])
+    meld = next(a for a in game.legal_actions if a["type"] == "meld")
+    game.apply(meld)
+    d = game.decision
+    assert d["kind"] == "yes_no" and d["player"] == p and d["source"] == "A made-up set"
+    assert game.state["dogma"]["hook"] == "meld_action"
+    again = Game.load(game.save(), bundle=b)        # saved mid-hook, loaded, resumed
+    again.apply(True)
+    assert len(again.state["players"][p]["hand"]) == hand      # one melded, one drawn
+    assert again.decision["kind"] == "action" and again.state["dogma"] is None
+    game.apply(False)
+    assert game.undoable([p])          # a meld from the hand shows only the others a card
+    game.undo([p])
+    assert game.save() == before
+
+
+def test_a_hook_that_never_ends_is_stopped_by_the_budget():
+    b = bundle_with_hooks(meld_action="may { repeat }")
+    game = _engine_at_action(b)
+    game.apply(next(a for a in game.legal_actions if a["type"] == "meld"))
+    events = []
+    for _ in range(300):
+        if game.decision["kind"] != "yes_no":
+            break
+        events += game.apply(True)
+    assert any(e["type"] == "dogma_stopped" for e in events)
+    assert game.decision["kind"] == "action" and violations(game.engine) == []
+
+
+def test_a_save_with_a_hook_the_bundle_lacks_is_refused():
+    b = bundle_with_hooks(meld_action="may { draw [1] }")
+    game = _engine_at_action(b)
+    game.apply(next(a for a in game.legal_actions if a["type"] == "meld"))
+    data = json.loads(game.save())
+    data["dogma"]["stack"][-1]["effect"] = 5
+    with pytest.raises(BadSave, match="hook"):
+        Game.load(data, bundle=b)
+    data = json.loads(game.save())
+    data["dogma"]["hook"] = "somewhere"
+    with pytest.raises(BadSave, match="hook point"):
+        Game.load(data, bundle=b)
