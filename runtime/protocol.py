@@ -48,7 +48,7 @@ from .engine import IllegalAnswer
 from .game import BadSave, Game
 from .invariants import violations
 from .store import Conflict, Store
-from .views import resolve_answer, token as card_handle
+from .views import card_catalog, resolve_answer, token as card_handle
 from .vm import RuntimeFault
 
 PROTOCOL_VERSION = 1
@@ -253,9 +253,13 @@ class Hub:
         with self.bundle_lock:
             if edition not in self.bundles:
                 try:
-                    self.bundles[edition] = load_bundle(edition)
+                    bundle = load_bundle(edition)
                 except CompileError as err:
                     raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
+                # the cards' English (read by every view that asks inside an effect) is made here, once, so no
+                # answer in the middle of a game waits for it, nor do several threads make it at once
+                card_catalog(edition)
+                self.bundles[edition] = bundle
             return self.bundles[edition]
 
     def _evict(self, gid) -> None:
@@ -525,7 +529,6 @@ class Hub:
         return [(conn, self._reply(msg, type="saved", game=msg["game"], data=data))]
 
     def do_cards(self, conn, msg):
-        from .views import card_catalog
         edition = self.edition(msg.get("edition", "3e"))
         self.bundle(edition)   # an edition whose cards do not compile is a bad_edition error
         return [(conn, self._reply(msg, type="cards", **card_catalog(edition)))]
