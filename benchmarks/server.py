@@ -18,29 +18,11 @@ import asyncio
 import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait(port: int, seconds: float = 30) -> None:
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("the server did not start")
 
 
 async def _client(url: str, n: int, seed: int, edition: str, lat: list[float], think: float = 0.0) -> int:
@@ -89,12 +71,13 @@ def main(argv=None) -> int:
     ap.add_argument("--think", type=float, default=1.0, help="mean seconds between a reply and the next answer (default: 1)")
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args(argv)
-    port = _free_port()
+    from innoscript.runtime.server import free_port, wait_for_port
+    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "innoscript", "serve", "--port", str(port),
                                  "--db", os.path.join(tmp, "games.sqlite")], stderr=subprocess.DEVNULL)
         try:
-            _wait(port)
+            wait_for_port(port)
             lat, n, wall = asyncio.run(_run(f"ws://127.0.0.1:{port}", args.clients, args.answers, args.edition,
                                               args.think))
         finally:

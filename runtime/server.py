@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .protocol import LIMITS, Hub
@@ -153,3 +155,23 @@ def serve_websocket(host: str = "127.0.0.1", port: int = 8765, db: str | None = 
         asyncio.run(_serve_ws(host, port, db, web=web, allow_origins=allow_origins))
     except KeyboardInterrupt:
         pass
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (for a server started by a test or a benchmark)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, seconds: float = 30) -> None:
+    """Wait until a server started as a child process accepts connections on the port; RuntimeError if it does
+    not within the time."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"no server accepted connections on port {port} within {seconds:g} s")

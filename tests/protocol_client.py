@@ -2,13 +2,12 @@
 validates every message against the protocol schema."""
 import json
 import random
-import socket
-import time
 
 import jsonschema
 
 from innoscript.editions import schema
 from innoscript.runtime.bots import RandomBot
+from innoscript.runtime.server import free_port, wait_for_port  # noqa: F401 (the tests import them from here)
 
 VALIDATOR = jsonschema.Draft202012Validator(schema("protocol.schema.json"))
 
@@ -25,20 +24,3 @@ def answer_for(decision: dict, rng: random.Random):
     bot.rng = rng
     return bot.answer(decision)
 
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def wait_for_port(port: int, seconds: float = 30) -> None:
-    """Wait until a server started as a child process accepts connections on the port (or the time is up)."""
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)

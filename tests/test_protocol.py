@@ -4,14 +4,12 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
-from protocol_client import answer_for, check, free_port
+from protocol_client import answer_for, check, free_port, wait_for_port
 
 
 class Stdio:
@@ -128,14 +126,7 @@ class WsServer:
         self.port = port
         self.p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--port", str(port), "--db", str(db)],
                                   stderr=subprocess.PIPE, text=True)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        wait_for_port(port)
 
     def kill(self):
         os.kill(self.p.pid, signal.SIGKILL)

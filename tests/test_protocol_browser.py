@@ -2,15 +2,13 @@
 game), while an origin allowed with --allow-origin can. INNOSCRIPT_SKIP_BROWSER=1 skips it."""
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from protocol_client import free_port
+from protocol_client import free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parent.parent
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -26,16 +24,6 @@ ws.onerror = () => { document.title = "refused"; };
 </script>"""
 
 
-def wait_for(port):
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-
-
 def test_a_page_of_another_origin_cannot_open_the_websocket(tmp_path):
     r = subprocess.run([str(ROOT / "scripts" / "ensure-chromium")], capture_output=True, text=True)
     assert r.returncode == 0, f"cannot get Chromium for the browser tests: {r.stderr}"
@@ -49,8 +37,8 @@ def test_a_page_of_another_origin_cannot_open_the_websocket(tmp_path):
                                str(tmp_path / "g.sqlite"), "--allow-origin", f"http://127.0.0.1:{other}"],
                               stderr=subprocess.DEVNULL)
     try:
-        wait_for(port)
-        wait_for(other)
+        wait_for_port(port)
+        wait_for_port(other)
         from playwright.sync_api import sync_playwright
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=ARGS)
