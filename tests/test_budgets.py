@@ -1,41 +1,16 @@
 """Budgets per action, bounded numbers and strict answer types."""
-import json
-
 import pytest
 
-from innoscript.compiler.bundle import compile_card, load_bundle, vocabulary
-from innoscript.editions import load_edition
+from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, IllegalAnswer, RuntimeFault
 from innoscript.runtime import engine as E
-from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.invariants import violations
-from innoscript.runtime.state import place, remove_from_anywhere
-
-HEAD = 'card "Writing" {\n age 1\n color blue\n icons hex lightbulb lightbulb crown\n dogma lightbulb\n}\n'
+from writing_game import game_with_writing
 
 
 @pytest.fixture(scope="module")
 def bundle():
     return load_bundle("3e")
-
-
-def game_with_writing(bundle, script: str) -> tuple[Game, int]:
-    """A game at its first action, the active player's blue top card being Writing with this script."""
-    ed = load_edition("3e")
-    data = compile_card(HEAD + script, "test.inno", vocabulary(ed.manifest, ed.card_names)).data
-    b = json.loads(json.dumps(bundle))
-    wid = next(c["id"] for c in b["cards"] if c["name"] == "Writing")
-    b["cards"][wid]["effects"] = data["effects"]
-    game = Game.new(players=2, seed=1, bundle=b)
-    bot = RandomBot(1)
-    while game.decision["kind"] == "initial_meld":
-        game.apply(bot.answer(game.decision, game.cards))
-    st = game.state
-    p = st["turn"]["active"]
-    remove_from_anywhere(st, wid)
-    place(game.cards, st, wid, "board", p)
-    st["pending"]["options"] = game.engine.compute_legal_actions(p)
-    return game, wid
 
 
 def test_a_loop_that_asks_every_time_round_is_stopped_and_the_game_goes_on(bundle):

@@ -6,10 +6,10 @@ import sys
 
 import pytest
 
-from innoscript.compiler.bundle import compile_card, load_bundle, vocabulary
-from innoscript.editions import load_edition
+from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import BadSave, Game, IllegalAnswer, RuntimeFault
 from innoscript.runtime.bots import RandomBot, play_random
+from writing_game import game_with_writing
 
 
 @pytest.fixture(scope="module")
@@ -134,24 +134,7 @@ def test_malformed_saves_are_rejected(bundle):
 
 
 def test_runaway_effect_stops_with_card_and_line(bundle):
-    ed = load_edition("3e")
-    text = ('card "Writing" {\n age 1\n color blue\n icons hex lightbulb lightbulb crown\n dogma lightbulb\n}\n'
-            'effect (v = 1) {\n  repeat with v = v + 1\n}\n')
-    data = compile_card(text, "loop.inno", vocabulary(ed.manifest, ed.card_names)).data
-    b = json.loads(json.dumps(bundle))
-    wid = next(c["id"] for c in b["cards"] if c["name"] == "Writing")
-    b["cards"][wid]["effects"] = data["effects"]
-    game = Game.new(players=2, seed=1, bundle=b)
-    bot = RandomBot(1)
-    while game.decision["kind"] == "initial_meld":
-        game.apply(bot.answer(game.decision, game.cards))
-    st = game.state
-    p = st["turn"]["active"]
-    # put Writing on top of the active player's blue pile
-    from innoscript.runtime.state import place, remove_from_anywhere
-    remove_from_anywhere(st, wid)
-    place(game.cards, st, wid, "board", p)
-    st["pending"]["options"] = game.engine.compute_legal_actions(p)
+    game, wid = game_with_writing(bundle, 'effect (v = 1) {\n  repeat with v = v + 1\n}\n')
     before = game.save()
     with pytest.raises(RuntimeFault, match=r"Writing, line 8:[0-9]+: step budget exhausted"):
         game.apply({"type": "dogma", "card": wid})
@@ -159,18 +142,8 @@ def test_runaway_effect_stops_with_card_and_line(bundle):
 
 
 def test_unimplemented_card_is_playable_but_its_dogma_is_not_offered(bundle):
-    b = json.loads(json.dumps(bundle))
-    wid = next(c["id"] for c in b["cards"] if c["name"] == "Writing")
-    b["cards"][wid]["effects"] = []
-    game = Game.new(players=2, seed=1, bundle=b)
-    bot = RandomBot(1)
-    while game.decision["kind"] == "initial_meld":
-        game.apply(bot.answer(game.decision, game.cards))
-    from innoscript.runtime.state import place, remove_from_anywhere
-    st = game.state
-    p = st["turn"]["active"]
-    remove_from_anywhere(st, wid)
-    place(game.cards, st, wid, "board", p)
+    game, wid = game_with_writing(bundle, "")
+    p = game.state["turn"]["active"]
     acts = game.engine.compute_legal_actions(p)
     assert {"type": "dogma", "card": wid} not in acts
     assert any(a["type"] == "dogma" for a in acts)
