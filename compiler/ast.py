@@ -177,12 +177,37 @@ class Selection(Node):
     position: Optional[str]   # top, bottom
     each_color: bool
     filters: list[Filter]
-    source: Union[Zone, Name]
+    source: Union[Zone, Name, Beneath]
     chooser: Optional[str] = None   # you, me, owner
 
 
+@dataclass
+class Beneath(Node):
+    """'the card beneath X' (directly beneath) or 'all cards beneath X', in X's pile (or the pile X left)."""
+    card: "Expr"
+    all: bool = False
+
+
+@dataclass
+class PileEnd(Node):
+    """'your top N cards of colour C', 'your N bottom cards ...', 'all but your top N cards ...'."""
+    kind: str              # top, bottom, all_but_top
+    owner: Owner
+    n: "Expr"
+    color: "Expr"
+
+
+@dataclass
+class DirectlyUnder(Node):
+    """'X is directly under [N]' / '... under Y': the card right above X in its pile is of that value / one of Y."""
+    subject: "Expr"
+    value: Optional["Expr"] = None
+    cards: Optional["Expr"] = None
+
+
 Expr = Union[Int, Str, Name, Call, BinOp, Compare, Not, Neg, HasIcon, Is, In, Where, WithIcon,
-             Pronoun, AnyColor, ActionVar, PlayerSet, Quantified, SinglePlayer, ZoneExpr]
+             Pronoun, AnyColor, ActionVar, PlayerSet, Quantified, SinglePlayer, ZoneExpr, Beneath, PileEnd,
+             DirectlyUnder]
 
 
 # ---------------------------------------------------------------- statements

@@ -261,11 +261,17 @@ class Builder(Transformer):
 
     def select_from(self, meta, c):
         atoms = [x for x in c if isinstance(x, _Atom)]
-        zone = next(x for x in c if isinstance(x, A.Zone))
-        return self._fold(atoms, zone, _pos(meta))
+        zone = next(x for x in c if isinstance(x, (A.Zone, A.Beneath)))
+        sel = self._fold(atoms, zone, _pos(meta))
+        if isinstance(zone, A.Beneath):   # "all cards beneath X": every card under X; "the card beneath X": one
+            zone.all = sel.quantity is not None and sel.quantity.kind == "all"
+        return sel
 
     def sel_source(self, meta, c):
         return c[0]
+
+    def src_beneath(self, meta, c):
+        return A.Beneath(c[0], pos=_pos(meta))
 
     def _fold(self, atoms: list[_Atom], source, pos: Pos) -> A.Selection:
         quantity = None
@@ -562,6 +568,30 @@ class Builder(Transformer):
     def this_card(self, meta, c):
         """'this card': the card whose text is running, without spelling its name."""
         return A.Call("this_card", [], pos=_pos(meta))
+
+    def card_beneath(self, meta, c):
+        return A.Beneath(c[0], False, pos=_pos(meta))
+
+    def cards_beneath(self, meta, c):
+        return A.Beneath(c[0], True, pos=_pos(meta))
+
+    def pile_top(self, meta, c):
+        return A.PileEnd("top", c[0], c[1], c[2], pos=_pos(meta))
+
+    def pile_bottom(self, meta, c):
+        return A.PileEnd("bottom", c[0], c[1], c[2], pos=_pos(meta))
+
+    def pile_all_but_top(self, meta, c):
+        return A.PileEnd("all_but_top", c[0], c[1], c[2], pos=_pos(meta))
+
+    def pile_part(self, meta, c):
+        return c[0]
+
+    def under_value(self, meta, c):
+        return A.DirectlyUnder(c[0], value=c[1], pos=_pos(meta))
+
+    def under_cards(self, meta, c):
+        return A.DirectlyUnder(c[0], cards=c[1], pos=_pos(meta))
 
     def you_ref(self, meta, c):
         return A.Pronoun("you", pos=_pos(meta))

@@ -313,7 +313,7 @@ class CodeGen:
     def selection(self, sel: A.Selection, times: A.Times | None, optional: bool, whole: bool = False):
         """Push the selected cards; 'whole': an all-or-none side of an exchange selects all (the exchange asks)."""
         pos = sel.pos
-        if isinstance(sel.source, A.Name):
+        if isinstance(sel.source, (A.Name, A.Beneath)):
             self.expr(sel.source)
         else:
             self.zone(sel.source)
@@ -322,7 +322,9 @@ class CodeGen:
         for f in sel.filters:
             self.filter(f)
         q = sel.quantity
-        if q is None and isinstance(sel.source, A.Name) and sel.order == "any" and not sel.each_color:
+        if isinstance(sel.source, A.Beneath) and sel.order == "any" and not sel.each_color:
+            q = None       # 'the card beneath X' / 'all cards beneath X' are given by the pile, not chosen
+        if q is None and isinstance(sel.source, (A.Name, A.Beneath)) and sel.order == "any" and not sel.each_color:
             if optional:  # "may score drawn": all of it or nothing
                 self.const(0, pos)
                 self.const(ALL, pos)
@@ -585,6 +587,31 @@ class CodeGen:
         extreme = "most" if e.extreme in ("most", "highest") else "least"
         self.emit(O.PICK_SINGLE, E("extreme", extreme), pos=e.pos)
 
+    def e_Beneath(self, e: A.Beneath):
+        self.expr(e.card)
+        self.emit(O.CALL, self.c.const("all_beneath" if e.all else "beneath"), 1, pos=e.pos)
+
+    def e_PileEnd(self, e: A.PileEnd):
+        self.owner(e.owner, e.owner.pos)
+        self.expr(e.color)
+        self.emit(O.CALL, self.c.const("pile"), 2, pos=e.pos)
+        self.expr(e.n)
+        fn = {"top": "first", "bottom": "last", "all_but_top": "below"}[e.kind]
+        self.emit(O.CALL, self.c.const(fn), 2, pos=e.pos)
+
+    def e_DirectlyUnder(self, e: A.DirectlyUnder):
+        self.expr(e.subject)
+        self.emit(O.CALL, self.c.const("above"), 1, pos=e.pos)
+        if e.value is not None:        # some card right above is of that value
+            self.expr(e.value)
+            self.emit(O.FILTER_VALUE, E("cmp", "=="), pos=e.pos)
+            self.emit(O.CALL, self.c.const("count"), 1, pos=e.pos)
+            self.const(0, e.pos)
+            self.emit(O.COMPARE, E("cmp", ">"), pos=e.pos)
+        else:                          # the card right above is one of those cards
+            self.expr(e.cards)
+            self.emit(O.IN, pos=e.pos)
+
     def e_ZoneExpr(self, e: A.ZoneExpr):
         self.zone(e.zone)
 
@@ -594,9 +621,9 @@ def _all_or_none(sel: A.Selection) -> bool:
 
 
 def _chooses(sel: A.Selection) -> bool:
-    """Whether a selection compiles to a SELECT (a choice), not just the cards of a binding."""
-    return not (sel.quantity is None and isinstance(sel.source, A.Name) and sel.order == "any"
-                and not sel.each_color)
+    """Whether a selection compiles to a SELECT (a choice), not just the cards of a binding or a pile position."""
+    given = sel.quantity is None or isinstance(sel.source, A.Beneath)
+    return not (given and isinstance(sel.source, (A.Name, A.Beneath)) and sel.order == "any" and not sel.each_color)
 
 
 def _end(pos: Pos) -> Pos:

@@ -100,4 +100,10 @@ def _ids(n) -> set[str]:
         out.add("compare")
     elif isinstance(n, A.Pronoun) and n.who == "me":
         out.add("owner_me")
+    elif isinstance(n, A.Beneath):
+        out.add("all_beneath" if n.all else "beneath")
+    elif isinstance(n, A.PileEnd):
+        out.add(f"pile_{n.kind}")
+    elif isinstance(n, A.DirectlyUnder):
+        out.add("directly_under")
     return out

@@ -45,7 +45,7 @@ class Renderer:
 
     def effect(self, eff: A.Effect) -> str:
         self.lets, self.binds, self.bind_verbs = {}, {}, {}
-        self.last_bind, self.plural = None, {}
+        self.last_bind, self.plural, self.drawn_verbs = None, {}, {}
         self.in_demand = eff.kind == "demand"
         self.records = {}
         for p in eff.params:
@@ -138,6 +138,7 @@ class Renderer:
             ref = self.value_ref(s.age)
             qty = f"{self.expr(n)} {ref}" if ref.startswith("[") else f"{self.expr(n)} cards of {ref}"
         if s.bind:
+            self.drawn_verbs[s.bind] = s.then
             self.binds[s.bind] = "the drawn card" if n is None else "the drawn cards"
             self.plural[s.bind] = n is not None or s.times is not None
             self.last_bind = s.bind
@@ -192,6 +193,9 @@ class Renderer:
         if s.bind:
             self.binds[s.bind] = "the transferred cards"
             self.bind_verbs[s.bind] = "transfer"
+            q = s.selection.quantity
+            self.plural[s.bind] = not (q is None or q.kind == "one")
+            self.last_bind = s.bind
         return self.all_or_none("transfer", s.selection,
                                 f"transfer {self.selection(s.selection)}{self.times(s.times)} to {self.zone(s.dest)}")
 
@@ -307,6 +311,8 @@ class Renderer:
         return self._selection(sel)
 
     def _selection(self, sel: A.Selection) -> str:
+        if isinstance(sel.source, A.Beneath):
+            return " ".join([self.expr(sel.source)] + [self.filter(f) for f in sel.filters])
         if isinstance(sel.source, A.Name) and sel.quantity is None and sel.order == "any" and not sel.filters:
             if sel.source.name == self.last_bind:
                 return "them" if self.plural.get(sel.source.name) else "it"
@@ -810,6 +816,37 @@ class Renderer:
         elif isinstance(e.measure, A.Call) and e.measure.fn == "points":
             measure = "points" if e.extreme in ("most", "least") else "score"
         return f"the single player with the {e.extreme} {measure}"
+
+    def pronoun_for(self, e) -> str:
+        """A card named just before reads 'it' ("the card beneath it")."""
+        if isinstance(e, A.Name) and e.name == self.last_bind:
+            return "them" if self.plural.get(e.name) else "it"
+        return self.expr(e)
+
+    def e_Beneath(self, e: A.Beneath):
+        return f"{'all the cards' if e.all else 'the card'} beneath {self.pronoun_for(e.card)}"
+
+    def e_PileEnd(self, e: A.PileEnd):
+        owner = self.owner(e.owner)
+        n = number(e.n.value) if isinstance(e.n, A.Int) else self.expr(e.n)
+        c = e.color
+        if isinstance(c, A.Call) and c.fn == "color":
+            color = None, "that color"
+        else:
+            word = self.expr(c)
+            color = (word, None) if " " not in word else (None, word)
+        adjective, phrase = color
+        if e.kind == "bottom":
+            return f"{owner} {n} bottom {adjective} cards" if adjective else f"{owner} {n} bottom cards of {phrase}"
+        cards = f"{owner} top {n} {adjective} cards" if adjective else f"{owner} top {n} cards of {phrase}"
+        return f"all but {cards}" if e.kind == "all_but_top" else cards
+
+    def e_DirectlyUnder(self, e: A.DirectlyUnder):
+        over = self.a_value(e.value) if e.value is not None else self.expr(e.cards)
+        s = e.subject
+        if isinstance(s, A.Name) and self.drawn_verbs.get(s.name) == "tuck":
+            return f"you tucked directly under {over}"
+        return f"{self.expr(s)} is directly under {over}"
 
     def e_ZoneExpr(self, e: A.ZoneExpr):
         return self.zone(e.zone)

@@ -291,6 +291,13 @@ class Resolver:
     def selection(self, sel: A.Selection) -> None:
         if isinstance(sel.source, A.Name):
             self.expect(sel.source, "cards")
+        elif isinstance(sel.source, A.Beneath):
+            self.expr(sel.source)
+            q = sel.quantity
+            if q is not None and q.kind not in ("one", "all"):
+                self.r.error("E309", "the cards beneath a card are 'the card beneath' it (directly beneath) "
+                                     "or 'all cards beneath' it", q.pos,
+                             "write 'the card beneath NAME' or 'all cards beneath NAME'")
         else:
             self.zone(sel.source)
         q = sel.quantity
@@ -507,6 +514,28 @@ class Resolver:
         self.expect(e.measure, "int")
         self.them_depth -= 1
         return "player"
+
+    def e_Beneath(self, e: A.Beneath):
+        self.expect(e.card, "cards")
+        return "cards"
+
+    def e_PileEnd(self, e: A.PileEnd):
+        if e.owner.kind not in ("you", "me", "them", "binding"):
+            self.r.error("E309", "a pile is one player's: its top or bottom cards need one owner", e.owner.pos,
+                         "write 'your', 'my' or a chosen player's ('target's'), or loop: each p in opponents { ... }")
+        else:
+            self.zone(A.Zone("board", e.owner, pos=e.owner.pos))
+        self.expect(e.n, "int")
+        self.expect_colors(e.color, "color")
+        return "cards"
+
+    def e_DirectlyUnder(self, e: A.DirectlyUnder):
+        self.expect(e.subject, "cards")
+        if e.value is not None:
+            self.expect(e.value, "int")
+        else:
+            self.expect(e.cards, "cards")
+        return "bool"
 
     def e_ZoneExpr(self, e: A.ZoneExpr):
         self.zone(e.zone)

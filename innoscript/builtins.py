@@ -46,4 +46,10 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("all_icons", (), "icons", "every icon of the edition (the hex excluded)"),
     Builtin("ages", (), "values", "every age of the edition"),
     Builtin("this_card", (), "cards", "the card whose effect is running (written 'this card')"),
+    Builtin("beneath", ("cards",), "cards", "the card directly beneath each card in its pile, or beneath where it was "
+                                            "when this effect moved it off a pile (written 'the card beneath X')"),
+    Builtin("all_beneath", ("cards",), "cards", "every card beneath the cards in their pile, or beneath where they were "
+                                                "when this effect moved them off (written 'all cards beneath X')"),
+    Builtin("above", ("cards",), "cards", "the card directly above each card in its pile (written 'X is directly "
+                                          "under ...')"),
 ]}

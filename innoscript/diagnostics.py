@@ -39,6 +39,7 @@ CODES: dict[str, str] = {
     "E306": "nesting too deep",
     "E307": "expression or statement chain too deep",
     "E308": "'all or none of' where it cannot apply",
+    "E309": "a position in a pile that cannot be",
     "E400": "bytecode verification failed",
     "E500": "invalid edition manifest",
     "E501": "invalid bundle",

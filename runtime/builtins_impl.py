@@ -164,6 +164,45 @@ def _this_card(e, f):
     return [f["card"]] if f.get("card", -1) >= 0 else []
 
 
+def _under(e, f, c) -> list:
+    """The cards under c in its pile, top first; for a card this effect moved off a pile, the cards that were
+    under it then and are still on that pile."""
+    for rec in f.get("left_piles") or ():
+        if rec[0] == c:
+            pile = e.state["players"][rec[1]]["board"][rec[2]]["cards"]
+            return [x for x in rec[3:] if x in pile]
+    zone, p, color = locate(e.state, c)
+    if zone != "board":
+        return []
+    pile = e.state["players"][p]["board"][color]["cards"]
+    return pile[pile.index(c) + 1:]
+
+
+def _beneath(e, f, cs):
+    out = []
+    for c in _list(cs):
+        out += _under(e, f, c)[:1]
+    return [c for c in dict.fromkeys(out) if c not in _list(cs)]
+
+
+def _all_beneath(e, f, cs):
+    out = []
+    for c in _list(cs):
+        out += _under(e, f, c)
+    return [c for c in dict.fromkeys(out) if c not in _list(cs)]
+
+
+def _above(e, f, cs):
+    out = []
+    for c in _list(cs):
+        zone, p, color = locate(e.state, c)
+        if zone == "board":
+            pile = e.state["players"][p]["board"][color]["cards"]
+            i = pile.index(c)
+            out += pile[i - 1:i] if i > 0 else []
+    return list(dict.fromkeys(out))
+
+
 IMPLEMENTATIONS = {
     "count": _count, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
     "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
@@ -171,6 +210,7 @@ IMPLEMENTATIONS = {
     "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
     "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
     "all_icons": _all_icons, "has": _has, "ages": _ages, "this_card": _this_card,
+    "beneath": _beneath, "all_beneath": _all_beneath, "above": _above,
 }
 
 

@@ -82,6 +82,16 @@ class Moves:
         bump(st, owner)
         self.emit("reveal", player=p, card=cid, **{"from": zone, "from_player": owner})
 
+    def _note_pile(self, frame, cid: int) -> None:
+        """A board card about to move: the effect remembers the cards under it ([card, player, colour,
+        cards...]), so 'the card beneath it' still names them once it has gone."""
+        zone, p, color = locate(self.state, cid)
+        if zone != "board":
+            return
+        pile = self.state["players"][p]["board"][color]["cards"]
+        recs = [r for r in frame.get("left_piles", ()) if r[0] != cid]
+        frame["left_piles"] = (recs + [[cid, p, color] + pile[pile.index(cid) + 1:]])[-8:]
+
     def move(self, frame, cids: list, verb: str) -> list:
         p = frame["you"]
         moved = []
@@ -92,6 +102,8 @@ class Moves:
                 if not self._move_special(cid, verb):
                     continue
             else:
+                if verb not in ("keep", "reveal"):
+                    self._note_pile(frame, cid)
                 self._put(p, cid, verb)
             moved.append(cid)
         self._settle(frame, verb, moved)
@@ -153,6 +165,7 @@ class Moves:
         to = targets[0] if targets else frame["you"]
         moved = []
         for cid in cids:
+            self._note_pile(frame, cid)
             where = remove_from_anywhere(st, cid)
             if zone == "board":
                 place(self.cards, st, cid, "board", to)

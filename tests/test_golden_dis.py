@@ -28,3 +28,35 @@ def test_golden_disassembly(bundle3e):
         elif path.read_text() != text:
             failures.append(f"{path.name}: disassembly changed")
     assert not failures, "\n".join(failures)
+
+
+def test_golden_disassembly_of_constructs_only_other_editions_use():
+    """A 4th-edition card is pinned too when it uses a construct no 3rd-edition card uses (a pile's
+    top or bottom cards, 'directly under', ...), so every construct has a golden disassembly."""
+    from innoscript.compiler.bundle import compile_edition, parse_card, vocabulary
+    from innoscript.compiler.constructs import constructs_of
+    from innoscript.editions import load_edition
+
+    def used(ed):
+        vocab = vocabulary(ed.manifest, ed.card_names)
+        return {s.relpath: constructs_of(parse_card(s.text, s.relpath, vocab)[0]) for s in ed.sources}
+
+    ed3, ed4 = load_edition("3e"), load_edition("4e")
+    seen3 = set().union(*used(ed3).values())
+    pinned = {p for p, ids in used(ed4).items() if ids - seen3}
+    assert pinned, "no 4th-edition card uses a construct of its own"
+    failures = []
+    for card in compile_edition(ed4)["cards"]:
+        if card["source"] not in pinned:
+            continue
+        text = disassemble_card(card, (cards_root() / card["source"]).read_text())
+        path = GOLDEN / "4e" / (Path(card["source"]).stem + ".txt")
+        if regenerate():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+            continue
+        if not path.exists():
+            failures.append(f"{path.name}: no golden file (run with INNOSCRIPT_REGEN=1)")
+        elif path.read_text() != text:
+            failures.append(f"{path.name}: disassembly changed")
+    assert not failures, "\n".join(failures)
