@@ -353,8 +353,15 @@ class Execute(Node):
     target: "Expr"
 
 
+@dataclass
+class Act(Node):
+    """'P does { ... }': player P performs the block as 'you'."""
+    player: "Expr"
+    body: list["Stmt"]
+
+
 Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May, Either, Choose,
-             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute]
+             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute, Act]
 
 
 # ---------------------------------------------------------------- cards

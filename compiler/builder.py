@@ -202,6 +202,9 @@ class Builder(Transformer):
     def for_stmt(self, meta, c):
         return A.ForEach(str(c[0]), c[1], c[2], pos=_pos(meta))
 
+    def acting_stmt(self, meta, c):
+        return A.Act(c[0], c[1], pos=_pos(meta))
+
     def end_stmt(self, meta, c):
         return A.EndDogma(pos=_pos(meta))
 

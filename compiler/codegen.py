@@ -291,6 +291,16 @@ class CodeGen:
             self.emit(O.STORE, self.bind(s.name), pos=s.pos)
         self.emit(O.REPEAT, self.entry, pos=s.pos)
 
+    def s_Act(self, s: A.Act):
+        kept = self.temp("you")
+        self.expr(s.player)
+        act = self.emit(O.ACT, kept, 0, pos=s.pos)
+        self.scopes.append({})
+        self.block(s.body)
+        self.scopes.pop()
+        self.emit(O.ACT_END, kept, pos=s.pos)
+        self.c.patch(act, self.c.here())
+
     def s_EndDogma(self, s):
         self.emit(O.END_DOGMA, pos=s.pos)
 

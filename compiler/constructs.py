@@ -106,4 +106,6 @@ def _ids(n) -> set[str]:
         out.add(f"pile_{n.kind}")
     elif isinstance(n, A.DirectlyUnder):
         out.add("directly_under")
+    elif isinstance(n, A.Act):
+        out.add("acting")
     return out

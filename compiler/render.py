@@ -35,6 +35,7 @@ class Renderer:
         self.bind_verbs: dict[str, str] = {}
         self.in_demand = False
         self.this = "this card"
+        self.acting = 0
 
     # ------------------------------------------------------------ card
     def card(self, card: A.Card) -> dict:
@@ -277,6 +278,18 @@ class Renderer:
             return f"repeat this effect using {self.expr(s.expr)}"
         return "repeat this effect"
 
+    def s_Act(self, s: A.Act) -> str:
+        who = self.expr(s.player)
+        self.acting += 1
+        body = self.sentences(s.body)
+        self.acting -= 1
+        parts = [_third_person(p.rstrip("."), who if i == 0 else "") for i, p in enumerate(body)]
+        if not parts:
+            return f"{who} does nothing"
+        if len(parts) == 1:
+            return parts[0]
+        return ", ".join(parts[:-1]) + " and " + parts[-1]
+
     def s_EndDogma(self, s) -> str:
         return "the dogma action is complete"
 
@@ -419,7 +432,13 @@ class Renderer:
             return ""
         return {"you": "your", "me": "my", "them": "their", "opponents": "all opponents'",
                 "any_opponent": "any opponent's", "others": "all other players'", "all": "all players'",
-                "any_player": "any player's"}.get(o.kind, f"{self.lets.get(o.name) or self.binds.get(o.name) or o.name}'s")
+                "any_player": "any player's"}.get(o.kind) or self.possessive_name(o.name)
+
+    def possessive_name(self, name: str) -> str:
+        text = self.lets.get(name) or self.binds.get(name) or name
+        if text == "you":      # the performer, named inside another player's block: still 'your'
+            return _PERFORMER if self.acting else "your"
+        return f"{text}'s"
 
     def zone(self, z: A.Zone) -> str:
         names = {"hand": "hand", "score": "score pile", "board": "board", "top": "top cards",
@@ -850,6 +869,26 @@ class Renderer:
 
     def e_ZoneExpr(self, e: A.ZoneExpr):
         return self.zone(e.zone)
+
+
+_PERFORMER = "\x00your"
+_VERB_S = {"may": "may", "do": "does", "have": "has", "take": "takes", "choose": "chooses"}
+
+
+def _third_person(text: str, who: str) -> str:
+    """'draw a [3]' said of another player: 'that player draws a [3]' (their cards, their hand)."""
+    words = text.split(" ")
+    if words[0] == "you" and len(words) > 1:
+        words = words[1:]
+    verb = words[0]
+    if verb in _VERB_S:
+        words[0] = _VERB_S[verb]
+    elif verb.endswith(("sh", "ch", "x", "s")):
+        words[0] = verb + "es"
+    else:
+        words[0] = verb + "s"
+    rest = " ".join(words).replace(" your ", " their ").replace(" you ", " they ").replace(_PERFORMER, "your")
+    return f"{who} {rest}".strip()
 
 
 def render_card(card: A.Card) -> dict:

@@ -269,6 +269,25 @@ class Resolver:
                              f"declare it: effect ({s.name} = ...) {{ ... }}")
             self.expr(s.expr)
 
+    def s_Act(self, s: A.Act):
+        if isinstance(s.player, A.Pronoun) and s.player.who == "you":
+            self.r.error("E310", "'you does' is what every statement already says", s.player.pos,
+                         "name another player: 'choose player from opponents as p', then 'p does { ... }'")
+        elif isinstance(s.player, A.Name) and s.player.name in ("opponents", "players") \
+                and self.lookup(s.player.name) is None:
+            self.r.error("E310", "one player acts at a time", s.player.pos,
+                         f"each p in {'opponents' if s.player.name == 'opponents' else 'all players'} "
+                         "{ p does { ... } }")
+        else:
+            self.expect(s.player, "player")
+        for inner in _repeats_in(s.body):
+            self.r.error("E310", "'repeat' inside another player's block would start the effect again as them",
+                         inner.pos, "put 'repeat' after the block")
+        self.scopes.append({})
+        self.block(s.body)
+        self.scopes.pop()
+        self.actions_seen = True
+
     def s_EndDogma(self, s):
         pass
 
@@ -540,6 +559,21 @@ class Resolver:
     def e_ZoneExpr(self, e: A.ZoneExpr):
         self.zone(e.zone)
         return "cards"
+
+
+def _repeats_in(stmts) -> list:
+    out = []
+    for s in stmts:
+        if isinstance(s, A.Repeat):
+            out.append(s)
+        for attr in ("then", "orelse", "body"):
+            v = getattr(s, attr, None)
+            if isinstance(v, list):
+                out += _repeats_in(v)
+        if isinstance(s, A.Either):
+            for o in s.options:
+                out += _repeats_in(o)
+    return out
 
 
 def _all_or_none(sel: A.Selection) -> bool:

@@ -113,6 +113,9 @@ _TABLE: list[tuple] = [
     ("END_DOGMA", (), 0, 0, "the dogma action is complete", "terminal"),
     ("RETURN", (), 0, 0, "end of the effect", "terminal"),
     ("RESULT", (), 1, 0, "pop the value of a condition chunk (special achievements) and end", "terminal"),
+    ("ACT", ("slot", "target"), 1, 0,
+     "pop a player; they are 'you' until ACT_END (the performer kept in the slot); none or out of the game: continue at target", "jump"),
+    ("ACT_END", ("slot",), 0, 0, "the performer kept in the slot is 'you' again", ""),
 ]
 
 OPCODES: list[OpInfo] = []

@@ -39,7 +39,8 @@ TIERS = ("compiled", "vm")
 
 # Handed to the VM: they may ask a player, or they end or redirect the frame.
 _HANDOVER = {O.SELECT, O.SPLAY, O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOSE_OPTION, O.EXCHANGE,
-             O.MOVE, O.WIN, O.LOSE, O.EXECUTE, O.END_DOGMA}   # MOVE: the owner may order cards onto one pile
+             O.MOVE, O.WIN, O.LOSE, O.EXECUTE, O.END_DOGMA,   # MOVE: the owner may order cards onto one pile
+             O.ACT, O.ACT_END}                                  # ACT: another player is 'you' for a while
 _INLINE = {O.CONST, O.POP, O.DUP, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.COMPARE,
            O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT}
 _CMP_OPS = {2: "<", 3: "<=", 4: ">", 5: ">="}

@@ -443,6 +443,15 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
             engine.execute(frame, target[0], ENUM["execute"][ins[1]])
             return "execute"
         return pc + 1
+    elif op == O.ACT:
+        who = stack.pop()
+        if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < len(state["players"]) \
+                or state["players"][who].get("eliminated"):
+            return ins[2]
+        loc[ins[1]] = frame["you"]
+        frame["you"] = who
+    elif op == O.ACT_END:
+        frame["you"] = loc[ins[1]]
     elif op == O.REPEAT:
         frame["pc"] = ins[1]
         return ins[1]
