@@ -7,11 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from conftest import regenerate
 from innoscript.compiler.bundle import compile_card, vocabulary
+from innoscript.compiler.disasm import disassemble_card
 from innoscript.editions import load_edition
 from innoscript.runtime import scenario
 
 HERE = Path(__file__).parent / "corpus" / "acting"
+GOLDEN = Path(__file__).parent / "golden" / "dis" / "acting"
 
 
 @pytest.fixture(scope="module")
@@ -30,3 +33,16 @@ def bundle(bundle3e):
 def test_another_player_acting(path, bundle):
     out = scenario.run(path, bundle)
     assert out.passed, "\n".join(out.failures)
+
+
+@pytest.mark.parametrize("path", sorted(HERE.glob("*.inno")), ids=lambda p: p.stem)
+def test_golden_disassembly(path):
+    ed = load_edition("3e")
+    text = path.read_text()
+    dis = disassemble_card(compile_card(text, path.name, vocabulary(ed.manifest, ed.card_names)).data, text)
+    golden = GOLDEN / (path.stem + ".txt")
+    if regenerate():
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(dis)
+    assert golden.read_text() == dis, "disassembly changed (INNOSCRIPT_REGEN=1 rewrites it)"
+    assert "ACT " in dis and "ACT_END" in dis
