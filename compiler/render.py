@@ -324,6 +324,13 @@ class Renderer:
         return self._selection(sel)
 
     def _selection(self, sel: A.Selection) -> str:
+        src = sel.source
+        if isinstance(src, A.Zone) and src.kind == "available" and sel.order == "any" and not sel.each_color \
+                and (sel.quantity is None or sel.quantity.kind == "one") and sel.filters \
+                and all(f.kind in ("value", "values") for f in sel.filters):
+            # "junk an available achievement of value [1] or [2]", as printed
+            values = " ".join(self.filter(f) for f in sel.filters)
+            return f"an available achievement of value {values.removeprefix('of value ')}"
         if isinstance(sel.source, A.Beneath):
             return " ".join([self.expr(sel.source)] + [self.filter(f) for f in sel.filters])
         if isinstance(sel.source, A.Name) and sel.quantity is None and sel.order == "any" and not sel.filters:
@@ -404,7 +411,8 @@ class Renderer:
                 return f"of value {self.expr(f.value)}"
             return f"of value {CMP[f.cmp]} {self.expr(f.value)}"
         if k == "values":
-            return " or ".join(f"[{v.value}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values)
+            vs = [f"[{v.value}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values]
+            return " or ".join(vs) if len(vs) < 3 else ", ".join(vs[:-1]) + ", or " + vs[-1]
         if k == "color_on":
             return f"of the same color as any card on {self.zone(f.zone)}"
         if k == "color_not_on":
@@ -424,6 +432,9 @@ class Renderer:
     def color_phrase(self, e) -> str:
         if isinstance(e, A.Name) and e.name not in self.lets and e.name not in self.binds:
             return f"color {e.name}"
+        if isinstance(e, A.Call) and e.fn == "color" and len(e.args) == 1 and isinstance(e.args[0], A.Name) \
+                and e.args[0].name in self.binds:
+            return "that color"      # "the top card of that color", as printed
         return self.expr(e)
 
     # ------------------------------------------------------------ zones
@@ -731,6 +742,11 @@ class Renderer:
                 return f"you {PAST.get(v, v)} any" if e.op != "==" else f"you {PAST.get(v, v)} none"
             noun = self.noun(what)
             return f"there are any {noun}" if e.op != "==" else f"there are no {noun}"
+        if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Name) \
+                and left.args[0].name in self.bind_verbs and isinstance(e.right, A.Int) and e.op in ("==", ">="):
+            v = self.bind_verbs[left.args[0].name]     # "if you melded four or more cards", "if you returned three"
+            n = self.expr(e.right) + (" or more" if e.op == ">=" else "")
+            return f"you {PAST.get(v, v)} {n} cards"
         if isinstance(left, A.Call) and left.fn == "count":
             return f"{self.expr(left)} is {CMP_COUNT[e.op]} {self.expr(e.right)}"
         if isinstance(left, A.Call) and left.fn == "icons" and isinstance(e.right, A.Int):
