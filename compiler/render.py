@@ -77,6 +77,18 @@ class Renderer:
                 out.append(self.executed(nxt.kind, chosen))
                 i += 2
                 continue
+            if isinstance(s, A.Choose) and s.kind == "color" and isinstance(nxt, A.Rearrange) \
+                    and nxt.color == A.Name(s.name) and isinstance(s.source, A.Call) and s.source.fn == "colors":
+                out.append(f"rearrange the order of one color of cards on {self.expr(s.source.args[0])}")
+                i += 2
+                continue
+            if isinstance(s, A.Choose) and s.kind == "icon" and s.chooser == "me" and isinstance(nxt, A.Move) \
+                    and any(f.icon == s.name for f in nxt.selection.filters):
+                # "I choose an icon; return two cards with it": "... with the icon of my choice", as printed
+                other = self.expr(s.source).removeprefix("any icon") if s.source is not None else ""
+                self.binds[s.name] = ("the icon of my choice" + other).strip()
+                i += 1
+                continue
             text = self.stmt(s)
             # "draw X" followed by "then Y" reads as one sentence on the cards
             if text:
@@ -156,6 +168,18 @@ class Renderer:
             return f"[{age.value}]"
         return f"value {self.value_expr(age)}"
 
+    def value_of(self, e: A.Call) -> str:
+        """'the value of your highest achievement': highest/lowest of a zone, as printed."""
+        arg = e.args[0]
+        if isinstance(arg, A.ZoneExpr) and arg.zone.owner is not None and arg.zone.kind in ("achievements", "score",
+                                                                                              "hand", "top"):
+            noun = {"achievements": "achievement", "score": "card in your score pile", "hand": "card in your hand",
+                    "top": "top card"}[arg.zone.kind]
+            if arg.zone.kind == "achievements" or arg.zone.kind == "top":
+                return f"the value of {self.owner(arg.zone.owner)} {e.fn} {noun}"
+            return f"the value of the {e.fn} {noun}"
+        return f"the {e.fn} value in {self.expr(arg)}"
+
     def value_expr(self, e) -> str:
         """A value, in the printed idiom where there is one."""
         if isinstance(e, A.BinOp) and e.op in ("+", "-") and isinstance(e.right, A.Int):
@@ -181,6 +205,12 @@ class Renderer:
 
     def s_Move(self, s: A.Move) -> str:
         verb = {"take": "take into your hand", "keep": "keep", "remove": "remove from the game"}.get(s.verb, s.verb)
+        t, q = s.times, s.selection.quantity
+        if t is not None and t.kind == "each" and isinstance(t.expr, A.Call) and t.expr.fn in ("highest", "lowest") \
+                and q is not None and q.kind == "one" and s.selection.order == "any" and not s.selection.filters:
+            # "a card for each <a value>": "a number of cards ... equal to the value of your highest achievement"
+            sel = self.selection(s.selection).replace("a card ", "a number of cards ", 1)
+            return f"{verb} {sel} equal to {self.value_of(t.expr)}"
         text = self.all_or_none(s.verb, s.selection, f"{verb} {self.selection(s.selection)}{self.times(s.times)}")
         if s.bind:
             self.binds[s.bind] = f"the {PAST.get(s.verb, s.verb)} cards"
