@@ -138,9 +138,10 @@ class Owner(Node):
 
 @dataclass
 class Zone(Node):
-    kind: str              # hand score board top achievements revealed junk available available_special junk_special deck revealed_all
+    kind: str              # hand score board top achievements revealed junk available available_special junk_special deck revealed_all set
     owner: Optional[Owner] = None
     age: Optional["Expr"] = None
+    name: Optional[str] = None     # kind 'set': a zone a set manifest declares ('forecast'), as written
 
 
 @dataclass
@@ -220,11 +221,12 @@ class Times(Node):
 
 @dataclass
 class Draw(Node):
-    then: Optional[str]    # meld score tuck reveal junk achieve (None: keep in hand)
+    then: Optional[str]    # meld score tuck reveal junk achieve foreshadow (None: keep in hand)
     count: Optional["Expr"]
     age: "Expr"
     times: Optional[Times] = None
     bind: Optional[str] = None
+    set: Optional[str] = None      # 'draw echoes [1]': that set's supply piles; None: the draw rules decide
 
 
 @dataclass
@@ -360,14 +362,21 @@ class Act(Node):
     body: list["Stmt"]
 
 
+
+@dataclass
+class Dogma(Node):
+    target: "Expr"
+    foreseen: bool = False
+
+
 Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May, Either, Choose,
-             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute, Act]
+             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute, Act, Dogma]
 
 
 # ---------------------------------------------------------------- cards
 @dataclass
 class Effect(Node):
-    kind: str              # demand, non_demand, compel
+    kind: str              # echo, demand, non_demand, compel
     body: list[Stmt]
     params: list[Let] = field(default_factory=list)
 
@@ -379,11 +388,19 @@ class Meta(Node):
 
 
 @dataclass
+class Hook(Node):
+    point: str             # a hook point of innoscript/hooks.py
+    params: list[str]      # names for the hook point's arguments, in order
+    body: list[Stmt]
+
+
+@dataclass
 class Card(Node):
     name: str
     meta: list[Meta]
     effects: list[Effect]
     path: str = field(default="", compare=False)
+    hooks: list[Hook] = field(default_factory=list)   # a set's rules file: hooks and no card
 
     def get(self, key: str, default=None):
         for m in self.meta:

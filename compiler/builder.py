@@ -41,8 +41,22 @@ class Builder(Transformer):
         name, metas, pos = header
         return A.Card(name, metas, effects, pos=pos, path=self.r.path)
 
+    def hooks_file(self, meta, children):
+        return A.Card("", [], [], pos=_pos(meta), path=self.r.path, hooks=list(children))
+
+    def hook_def(self, meta, c):
+        name, *rest = c
+        params = rest[0] if len(rest) == 2 else []
+        return A.Hook(str(name), params, rest[-1], pos=_tpos(name))
+
+    def hook_params(self, meta, c):
+        return [str(t) for t in c]
+
     def card_header(self, meta, children):
         name_tok, *metas = children
+        for m in list(metas):   # bonus values are a fact of their own, so a changed bonus is a changed card
+            if m.key == "icons" and getattr(m, "bonuses", None):
+                metas.append(A.Meta("bonuses", m.bonuses, pos=m.pos))
         return (name_tok.value[1:-1], metas, _tpos(name_tok))
 
     def meta_age(self, meta, c):
@@ -52,15 +66,30 @@ class Builder(Transformer):
         return A.Meta("color", str(c[0]), pos=_tpos(c[0]))
 
     def meta_icons(self, meta, c):
-        m = A.Meta("icons", [str(t) for t in c], pos=_tpos(c[0]))
-        m.positions = [_tpos(t) for t in c]  # per-icon positions for precise errors
+        # each cell: (word, position, bonus value or None); 'echo' and 'bonus' are cell words too
+        m = A.Meta("icons", [w for w, _, _ in c], pos=c[0][1])
+        m.positions = [p for _, p, _ in c]  # per-icon positions for precise errors
+        if any(b is not None for _, _, b in c):
+            m.bonuses = [b for _, _, b in c]
         return m
+
+    def cell_icon(self, meta, c):
+        return (str(c[0]), _tpos(c[0]), None)
+
+    def cell_echo(self, meta, c):
+        return ("echo", _pos(meta), None)
+
+    def cell_bonus(self, meta, c):
+        return ("bonus", _pos(meta), int(c[0]))
 
     def meta_dogma(self, meta, c):
         return A.Meta("dogma", str(c[0]), pos=_tpos(c[0]))
 
     def meta_set(self, meta, c):
         return A.Meta("set", str(c[0]), pos=_tpos(c[0]))
+
+    def echo_effect(self, meta, c):
+        return A.Effect("echo", c[0], pos=_pos(meta))
 
     def demand_effect(self, meta, c):
         return A.Effect("demand", c[0], pos=_pos(meta))
@@ -85,10 +114,12 @@ class Builder(Transformer):
 
     # ------------------------------------------------------------ statements
     def draw_stmt(self, meta, c):
-        then = count = times = bind = None
+        then = count = times = bind = set_name = None
         age = None
         for x in c:
-            if isinstance(x, tuple) and x[0] == "then":
+            if isinstance(x, tuple) and x[0] == "set":
+                set_name = x[1]
+            elif isinstance(x, tuple) and x[0] == "then":
                 then = x[1]
             elif isinstance(x, tuple) and x[0] == "count":
                 count = x[1]
@@ -98,7 +129,10 @@ class Builder(Transformer):
                 times = x
             elif isinstance(x, tuple) and x[0] == "bind":
                 bind = x[1]
-        return A.Draw(then, count, age, times, bind, pos=_pos(meta))
+        return A.Draw(then, count, age, times, bind, set_name, pos=_pos(meta))
+
+    def draw_set(self, meta, c):
+        return ("set", str(c[0]))
 
     def draw_then(self, meta, c):
         return ("then", c[0])
@@ -222,6 +256,12 @@ class Builder(Transformer):
 
     def execute_stmt(self, meta, c):
         return A.Execute(c[0], c[1], pos=_pos(meta))
+
+    def dogma_stmt(self, meta, c):
+        return A.Dogma(c[0], False, pos=_pos(meta))
+
+    def dogma_foreseen(self, meta, c):
+        return A.Dogma(c[0], True, pos=_pos(meta))
 
     def execute_kind(self, meta, c):
         return str(c[0])
@@ -446,6 +486,12 @@ class Builder(Transformer):
             return "revealed"
         return "achievements"
 
+    def zone_set(self, meta, c):
+        owner, name = c
+        return A.Zone("set", owner, name=str(name), pos=_pos(meta))
+
+    dest_set = zone_set
+
     def zone_junk(self, meta, c):
         return A.Zone("junk", pos=_pos(meta))
 
@@ -595,6 +641,10 @@ class Builder(Transformer):
 
     def under_cards(self, meta, c):
         return A.DirectlyUnder(c[0], cards=c[1], pos=_pos(meta))
+
+    def this_foreseen(self, meta, c):
+        """'this card was foreseen': whether this card's execution is marked foreseen."""
+        return A.Call("was_foreseen", [], pos=_pos(meta))
 
     def you_ref(self, meta, c):
         return A.Pronoun("you", pos=_pos(meta))

@@ -22,6 +22,7 @@ import jsonschema
 from innoscript import opcodes as O
 from innoscript.diagnostics import CompileError, Diagnostic, Pos, Reporter
 from innoscript.editions import Edition, load_edition, schema
+from innoscript.hooks import HOOK_POINTS
 from . import ast as A
 from .builder import build
 from .codegen import CodeGen
@@ -40,11 +41,51 @@ class CompiledCard:
     data: dict          # the bundle entry
 
 
-def vocabulary(manifest: dict, card_names: set[str] | None = None) -> Vocabulary:
-    return Vocabulary(colors=list(manifest["colors"]), icons=list(manifest["icons"]), hex=manifest["hex"],
-                      ages=list(manifest["ages"]), sets=list(manifest["sets"]),
-                      card_names=set(card_names or ()),
-                      specials={s["name"] for s in manifest["special_achievements"]})
+def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> Vocabulary:
+    """What the resolver checks names against: the edition's manifest plus the manifests of the sets in
+    play (``sets``: set manifests, or an Edition's GameSets)."""
+    sets = [getattr(s, "manifest", s) for s in sets]
+    v = Vocabulary(colors=list(manifest["colors"]), icons=list(manifest["icons"]), hex=manifest["hex"],
+                   ages=list(manifest["ages"]), sets=list(manifest["sets"]),
+                   card_names=set(card_names or ()),
+                   specials={s["name"] for s in manifest["special_achievements"]})
+    for sm in sets:
+        v.set_names.append(sm["set"])
+        v.ages = sorted(set(v.ages) | set(sm["ages"]))
+        for name, spec in sorted(sm.get("icons", {}).items()):
+            if spec.get("counts_as") == manifest["hex"]:
+                v.hex_like.append(name)
+            elif name not in v.icons:
+                v.icons.append(name)
+        if "bonus" in sm:
+            v.bonus = True
+            if sm["bonus"].get("counts_as_icon") and "bonus" not in v.icons:
+                v.icons.append("bonus")
+        v.echo = v.echo or bool(sm.get("echo_effects"))
+        for zone, spec in sorted(sm.get("zones", {}).items()):
+            v.zones.append(zone)
+            if spec.get("verb"):
+                v.zone_verbs[spec["verb"]] = zone
+        v.specials |= {s["name"] for s in sm.get("special_achievements", [])}
+    # music notes are counted by name ('icons(music_note, ...)'), though each is the card's hex
+    v.icons += [n for n in v.hex_like if n not in v.icons]
+    return v
+
+
+def edition_vocabulary(edition: Edition) -> Vocabulary:
+    return vocabulary(edition.manifest, edition.card_names, edition.sets)
+
+
+def cell_words(manifest: dict, set_manifests) -> set[str]:
+    """Every word a card's icon cell may hold in a game of this edition and these sets."""
+    words = set(manifest["icons"]) | {manifest["hex"]}
+    for sm in set_manifests:
+        words |= set(sm.get("icons", {}))
+        if "bonus" in sm:
+            words.add("bonus")
+        if sm.get("echo_effects"):
+            words.add("echo")
+    return words
 
 
 def parse_card(text: str, path: str, vocab: Vocabulary, check_meta: bool = True) -> tuple[A.Card, dict[int, str]]:
@@ -82,7 +123,33 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
         "source": path,
         "effects": effects,
     }
+    if card.get("bonuses"):
+        data["bonuses"] = list(card.get("bonuses"))
     return CompiledCard(card, data)
+
+
+def compile_hooks(text: str, path: str, vocab: Vocabulary) -> list[dict]:
+    """A set's rules file: each hook as {point, params, source, chunk}."""
+    card, types = parse_card(text, path, vocab)
+    if not card.hooks:
+        raise CompileError([Diagnostic("E212", "a rules file holds hooks ('hook NAME { ... }'), not a card", path,
+                                       card.pos)], {path: text})
+    out = []
+    for h in card.hooks:
+        chunk = CodeGen(types).hook(h).to_json()
+        chunk["max_stack"] = verify(chunk)
+        out.append({"point": h.point, "params": list(h.params), "source": path, "chunk": chunk})
+    return out
+
+
+def compile_number(text: str, where: str, vocab: Vocabulary) -> dict:
+    """Compile a manifest number expression (a zone's limit, a set's score) to a condition chunk."""
+    wrapped = f'card "$number" {{ }}\neffect {{ record n = ({text}) }}\n'
+    card, types = parse_card(wrapped, where, vocab, check_meta=False)
+    expr = card.effects[0].body[0].expr
+    chunk = CodeGen(types).condition(expr, expr.pos).to_json()
+    chunk["max_stack"] = verify(chunk)
+    return chunk
 
 
 def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
@@ -120,7 +187,9 @@ def source_hash(edition: Edition) -> str:
     h.update(compiler_fingerprint().encode())
     h.update(grammar_text().encode())
     h.update(json.dumps(edition.manifest, sort_keys=True).encode())
-    for s in sorted(edition.sources, key=lambda s: s.relpath):
+    for gs in edition.sets:
+        h.update(json.dumps(gs.manifest, sort_keys=True).encode())
+    for s in sorted(edition.sources + [r for gs in edition.sets for r in gs.rules], key=lambda s: s.relpath):
         h.update(f"\0{s.relpath}\0".encode())
         h.update(s.text.encode())
     return h.hexdigest()
@@ -136,7 +205,7 @@ def _card_order(manifest: dict):
 
 def compile_edition(edition: Edition) -> dict:
     """Compile every card of an edition; raise CompileError listing every error in every file."""
-    vocab = vocabulary(edition.manifest, edition.card_names)
+    vocab = edition_vocabulary(edition)
     cards, errors, sources = [], [], {}
     seen: dict[str, str] = {}
     for src in edition.sources:
@@ -163,6 +232,13 @@ def compile_edition(edition: Edition) -> dict:
         except CompileError as err:
             errors.extend(err.diagnostics)
             sources.update(err.sources)
+    sets = {}
+    for gs in edition.sets:
+        try:
+            sets[gs.name] = compile_set(gs, vocab, specials)
+        except CompileError as err:
+            errors.extend(err.diagnostics)
+            sources.update(err.sources)
     if errors:
         raise CompileError(errors, sources)
     cards.sort(key=_card_order(edition.manifest))
@@ -178,7 +254,50 @@ def compile_edition(edition: Edition) -> dict:
         "cards": cards,
         "special_achievements": specials,
     }
+    if sets:
+        bundle["sets"] = sets
     return bundle
+
+
+def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
+    """A set's part of the bundle: its manifest, its rules as chunks, its hooks; its special
+    achievements join the bundle's list (marked with the set). Every error of the set at once."""
+    m = gs.manifest
+    errors, sources = [], {}
+    out = {"manifest": m, "draw_rule": None, "score": None, "zones": {}, "hooks": []}
+
+    def attempt(fn, *args):
+        try:
+            return fn(*args)
+        except CompileError as err:
+            errors.extend(err.diagnostics)
+            sources.update(err.sources)
+            return None
+    where = f"sets/{gs.name}/{gs.edition}/set.json"
+    if m.get("draw_rule"):
+        out["draw_rule"] = attempt(compile_condition, m["draw_rule"], f"{where}#draw_rule", vocab)
+    if m.get("score"):
+        out["score"] = attempt(compile_number, m["score"], f"{where}#score", vocab)
+    for name, spec in sorted(m.get("zones", {}).items()):
+        limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
+        out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),
+                              "verb": spec.get("verb"), "limit": limit}
+    for sa in m.get("special_achievements", []):
+        chunk = attempt(compile_condition, sa["condition"], f"{where}#{sa['name']}", vocab)
+        if chunk is not None:
+            reads = read_set(chunk)
+            specials.append({"name": sa["name"], "claimed_by": sa.get("claimed_by"), "condition": chunk,
+                             "reads": reads, "scope": read_scope(reads), "set": gs.name})
+    wanted = m.get("hooks", "all")
+    for src in gs.rules:
+        if wanted != "all" and src.path.name not in wanted:
+            continue
+        sources[src.relpath] = src.text
+        hooks = attempt(compile_hooks, src.text, src.relpath, vocab)
+        out["hooks"] += hooks or []
+    if errors:
+        raise CompileError(errors, sources)
+    return out
 
 
 def dumps(bundle: dict) -> str:
@@ -213,6 +332,12 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
     cards, specials = bundle.get("cards"), bundle.get("special_achievements")
     if not isinstance(cards, list) or not isinstance(specials, list):
         fail("cards and special_achievements are lists")
+    sets = bundle.get("sets", {})
+    if not isinstance(sets, dict) or not all(isinstance(v, dict) and isinstance(v.get("manifest"), dict)
+                                             for v in sets.values()):
+        fail("sets is an object of sets, each with its manifest")
+    words = cell_words(m, [v["manifest"] for v in sets.values()]) if isinstance(m.get("icons"), list) else set()
+    ages = set(m.get("ages", [])) | {a for v in sets.values() for a in v["manifest"].get("ages", [])}
     names = set()
     for i, card in enumerate(cards):
         if not isinstance(card, dict) or card.get("id") != i or not isinstance(card.get("name"), str):
@@ -221,22 +346,52 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         if card["name"] in names:
             fail(f"{label} is in the table twice")
         names.add(card["name"])
-        if card.get("age") not in m.get("ages", []) or card.get("color") not in m.get("colors", []):
+        if card.get("age") not in ages or card.get("color") not in m.get("colors", []):
             fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")
         icons = card.get("icons")
         if not isinstance(icons, list) or len(icons) != len(m.get("icon_positions", [])) or \
-                any(x not in m.get("icons", []) and x != m.get("hex") for x in icons):
+                any(x not in words for x in icons):
             fail(f"{label}: icons are one of the edition's icons per position")
+        bonuses = card.get("bonuses")
+        if bonuses is not None and (not isinstance(bonuses, list) or len(bonuses) != len(icons) or any(
+                (b is None) != (x != "bonus") or b is not None and not (isinstance(b, int) and 0 < b <= 99)
+                for x, b in zip(icons, bonuses))):
+            fail(f"{label}: bonuses give a value to each bonus cell, and to nothing else")
         if not isinstance(card.get("effects"), list):
             fail(f"{label}: effects are a list")
         for e, chunk in enumerate(card["effects"]):
             _check_chunk(chunk, f"{label} effect {e + 1}", fail, condition=False)
+            if chunk["kind"] == "hook" or (chunk["kind"] == "echo") != (e == 0 and "echo" in icons):
+                fail(f"{label} effect {e + 1}: a card's effects are its echo effect (first, with an 'echo' cell) "
+                     "and demands and dogma effects")
     seen = set()
     for sa in specials:
         if not isinstance(sa, dict) or not isinstance(sa.get("name"), str) or sa["name"] in seen:
             fail("a special achievement is an object with a name of its own")
         seen.add(sa["name"])
         _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
+    for name, gs in sorted(sets.items()):
+        for key in ("draw_rule", "score"):
+            if gs.get(key) is not None:
+                _check_chunk(gs[key], f"set {name!r} {key}", fail, condition=True)
+        zones = gs.get("zones", {})
+        if not isinstance(zones, dict):
+            fail(f"set {name!r}: zones is an object")
+        for z, spec in zones.items():
+            if not isinstance(spec, dict):
+                fail(f"set {name!r} zone {z[:40]!r} is an object")
+            if spec.get("limit") is not None:
+                _check_chunk(spec["limit"], f"set {name!r} zone {z[:40]!r} limit", fail, condition=True)
+        hooks = gs.get("hooks", [])
+        if not isinstance(hooks, list):
+            fail(f"set {name!r}: hooks is a list")
+        for h in hooks:
+            if not isinstance(h, dict) or h.get("point") not in HOOK_POINTS or \
+                    not isinstance(h.get("params"), list) or len(h["params"]) != len(HOOK_POINTS[h["point"]].params):
+                fail(f"set {name!r}: a hook names a hook point and its parameters")
+            _check_chunk(h.get("chunk"), f"set {name!r} hook {h['point']}", fail, condition=False)
+            if h["chunk"]["kind"] != "hook":
+                fail(f"set {name!r} hook {h['point']}: a chunk of kind {h['chunk']['kind']!r} here")
 
 
 def _check_chunk(chunk, label, fail, condition: bool) -> None:
@@ -256,11 +411,12 @@ def cache_dir() -> Path:
     return Path(base)
 
 
-def load_bundle(edition_name: str, use_cache: bool = True) -> dict:
-    """The compiled bundle of an edition, from the cache when its sources are unchanged."""
-    edition = load_edition(edition_name)
+def load_bundle(edition_name: str, use_cache: bool = True, sets=()) -> dict:
+    """The compiled bundle of an edition (with the sets given), from the cache when its sources are unchanged."""
+    edition = load_edition(edition_name, sets=sets)
     digest = source_hash(edition)
-    path = cache_dir() / f"{edition.name}-{digest[:24]}.json"
+    label = "+".join([edition.name] + edition.set_names)
+    path = cache_dir() / f"{label}-{digest[:24]}.json"
     if use_cache and path.exists():
         try:
             bundle = json.loads(path.read_text(encoding="utf-8"))
@@ -295,7 +451,7 @@ def read_bundle_file(path: str, check_sources: bool = False) -> dict:
         raise CompileError([Diagnostic("E501", f"bundle is not valid JSON: {err.msg}", path, Pos(err.lineno, err.colno))]) from None
     validate_bundle(bundle, path)
     if check_sources:
-        edition = load_edition(bundle["edition"])
+        edition = load_edition(bundle["edition"], sets=sorted(bundle.get("sets", {})))
         if bundle["source_hash"] != source_hash(edition):
             raise CompileError([Diagnostic("E503", "the bundle was compiled from other card sources than this "
                                                    f"edition's (source hash {bundle['source_hash'][:12]}); recompile it",

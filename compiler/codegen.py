@@ -111,6 +111,18 @@ class CodeGen:
         self.emit(O.RETURN, pos=_end(eff.pos))
         return self.c
 
+    def hook(self, h: A.Hook) -> Chunk:
+        """A hook's arguments are its first locals, set by the engine before it runs."""
+        self.c = Chunk("hook")
+        self.scopes = [{}]
+        self.tmp = 0
+        for name in h.params:
+            self.bind(name)
+        self.entry = self.c.here()
+        self.block(h.body)
+        self.emit(O.RETURN, pos=_end(h.pos) if h.pos.end_line else h.pos)
+        return self.c
+
     def condition(self, expr, pos: Pos) -> Chunk:
         self.c = Chunk("condition")
         self.scopes = [{}]
@@ -141,7 +153,10 @@ class CodeGen:
     def s_Draw(self, s: A.Draw, optional: bool = False):
         self.count_times(s.count if s.count is not None else 1, s.times, s.pos)
         self.expr(s.age)
-        self.emit(O.DRAW, E("draw", s.then or "draw"), pos=s.pos)
+        if s.set is not None:
+            self.emit(O.DRAW_SET, E("draw", s.then or "draw"), self.c.const(s.set), pos=s.pos)
+        else:
+            self.emit(O.DRAW, E("draw", s.then or "draw"), pos=s.pos)
         self.store_or_pop(s.bind, s.pos)
 
     def s_Move(self, s: A.Move, optional: bool = False):
@@ -154,6 +169,9 @@ class CodeGen:
         self.selection(s.selection, s.times, optional)
         if s.dest.kind == "junk":
             self.emit(O.MOVE, E("verb", "junk"), pos=s.pos)
+        elif s.dest.kind == "set":
+            self.owner(s.dest.owner, s.dest.pos)
+            self.emit(O.TRANSFER_SET, self.c.const(s.dest.name), pos=s.pos)
         else:
             self.owner(s.dest.owner, s.dest.pos)
             self.emit(O.TRANSFER, E("zone", s.dest.kind), pos=s.pos)
@@ -315,6 +333,10 @@ class CodeGen:
     def s_Claim(self, s: A.Claim):
         self.emit(O.CLAIM, self.c.const(s.achievement), pos=s.pos)
 
+    def s_Dogma(self, s: A.Dogma):
+        self.expr(s.target)
+        self.emit(O.DOGMA, int(s.foreseen), pos=s.pos)
+
     def s_Execute(self, s: A.Execute):
         self.expr(s.target)
         self.emit(O.EXECUTE, E("execute", s.kind), pos=s.pos)
@@ -449,7 +471,10 @@ class CodeGen:
             self.emit(O.PLAYERS, E("players", "all"), pos=pos)
 
     def zone(self, z: A.Zone):
-        if z.owner is not None:
+        if z.owner is not None and z.kind == "set":
+            self.owner(z.owner, z.pos)
+            self.emit(O.ZONE_SET, self.c.const(z.name), pos=z.pos)
+        elif z.owner is not None:
             self.owner(z.owner, z.pos)
             self.emit(O.ZONE, E("zone", z.kind), pos=z.pos)
         elif z.kind == "deck":

@@ -13,7 +13,7 @@ from . import ast as A
 def constructs_of(card: A.Card) -> set[str]:
     found: set[str] = set()
     for eff in card.effects:
-        found.add({"demand": "demand", "non_demand": "effect", "compel": "compel"}[eff.kind])
+        found.add({"demand": "demand", "non_demand": "effect", "compel": "compel", "echo": "echo"}[eff.kind])
         for node in _walk(eff.body):
             found |= _ids(node)
     return found
@@ -34,6 +34,8 @@ def _ids(n) -> set[str]:
     out: set[str] = set()
     if isinstance(n, A.Draw):
         out.add("draw" if n.then is None else f"draw_and_{n.then}")
+        if n.set is not None:
+            out.add("draw_set")
         if n.count is not None:
             out.add("draw_n")
         if not isinstance(n.age, A.Int):
@@ -49,6 +51,8 @@ def _ids(n) -> set[str]:
             out.add(f"splay_{n.direction}")
     elif isinstance(n, A.Win):
         out.add("win_single" if isinstance(n.player, A.SinglePlayer) else "win")
+    elif isinstance(n, A.Dogma):
+        out.add("dogma_foreseen" if n.foreseen else "dogma")
     elif isinstance(n, A.Execute):
         out.add(n.kind.replace("-", "_"))
     elif isinstance(n, A.Choose):

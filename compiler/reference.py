@@ -131,23 +131,28 @@ def entries() -> dict[str, Entry]:
 @functools.cache
 def _usage() -> dict[str, tuple[list, list[str]]]:
     """construct -> ([(length, card, source line) of its uses], every card using it)."""
-    from innoscript.editions import available_editions, load_edition
+    from innoscript.editions import available_editions, available_sets, load_set, load_edition
     from lark import Tree
     parser = lark_parser()
     inline = inline_rules()
     passing = {n for n, e in _syntax_entries().items() if e.rule in inline}
     seen: dict[str, list] = {}
+    folders = []     # (label, its own files' folder prefix, sources)
     for ed_name in available_editions():
-        ed = load_edition(ed_name)
-        for src in sorted(ed.sources, key=lambda s: s.relpath):
-            if src.relpath.split("/")[0] != ed_name:
+        folders.append((ed_name, ed_name + "/", load_edition(ed_name).sources))
+        for set_name in available_sets(ed_name):
+            gs = load_set(set_name, ed_name)
+            folders.append((f"{set_name} {ed_name}", f"sets/{set_name}/{ed_name}/", gs.sources + gs.rules))
+    for ed_name, prefix, sources in folders:
+        for src in sorted(sources, key=lambda s: s.relpath):
+            if not src.relpath.startswith(prefix):
                 continue        # a reused card: listed under the edition that has its file
             try:
                 tree = parser.parse(src.text)
             except Exception:
                 continue
             lines = src.text.splitlines()
-            label = f"{src.name} ({ed_name})"
+            label = f"{src.name or src.path.name} ({ed_name})"
             for sub in tree.iter_subtrees():
                 if sub.meta.empty or (str(sub.data) in passing and len(sub.children) == 1
                                       and isinstance(sub.children[0], Tree)):

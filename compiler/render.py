@@ -15,7 +15,7 @@ NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight
            "twelve"]
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "took",
-        "transfer": "transferred", "draw": "drew"}
+        "transfer": "transferred", "draw": "drew", "foreshadow": "foreshadowed", "promote": "promoted"}
 CMP = {"==": "equal to", "!=": "other than", "<": "lower than", "<=": "at most", ">": "higher than", ">=": "at least"}
 CMP_COUNT = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than", ">=": "at least"}
 
@@ -40,9 +40,27 @@ class Renderer:
     # ------------------------------------------------------------ card
     def card(self, card: A.Card) -> dict:
         self.this = card.name   # printed texts name their own card where a script says 'this card'
-        effects = [self.effect(e) for e in card.effects]
-        return {"name": card.name, "age": card.get("age"), "color": card.get("color"),
-                "icons": card.get("icons"), "dogma": card.get("dogma"), "effects": effects}
+        # the echo effect is printed in its own box, apart from the dogma effects
+        echo = next((self.effect(e) for e in card.effects if e.kind == "echo"), None)
+        effects = [self.effect(e) for e in card.effects if e.kind != "echo"]
+        out = {"name": card.name, "age": card.get("age"), "color": card.get("color"),
+               "icons": card.get("icons"), "dogma": card.get("dogma"), "effects": effects}
+        if echo is not None:
+            out["echo"] = echo
+        if card.get("bonuses"):
+            out["bonuses"] = card.get("bonuses")
+        return out
+
+    def hook(self, h: A.Hook) -> str:
+        """A set's hook: when it runs, then what it does."""
+        from innoscript.hooks import HOOK_POINTS
+        self.lets, self.binds, self.bind_verbs = {}, {}, {}
+        self.last_bind, self.plural, self.records, self.in_demand = None, {}, {}, False
+        point = HOOK_POINTS.get(h.point)
+        for (usual, _), name in zip(point.params if point else (), h.params):
+            self.binds[name] = f"the {usual} card"
+        when = cap(point.doc.split(":")[0]) if point else h.point
+        return f"{when}: " + " ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in self.sentences(h.body))
 
     def effect(self, eff: A.Effect) -> str:
         self.lets, self.binds, self.bind_verbs = {}, {}, {}
@@ -147,9 +165,14 @@ class Renderer:
         n = s.count
         if n is None or (isinstance(n, A.Int) and n.value == 1):
             qty = self.a_value(s.age)
+            if s.set:   # "draw an Echoes [1]"
+                qty = f"{'an' if s.set[:1] in 'aeiou' else 'a'} {s.set.capitalize()} {qty.split(' ', 1)[1]}"
         else:
             ref = self.value_ref(s.age)
             qty = f"{self.expr(n)} {ref}" if ref.startswith("[") else f"{self.expr(n)} cards of {ref}"
+            if s.set:
+                qty = f"{self.expr(n)} {s.set.capitalize()} {ref}" if ref.startswith("[") else \
+                    f"{self.expr(n)} {s.set.capitalize()} cards of {ref}"
         if s.bind:
             self.drawn_verbs[s.bind] = s.then
             self.binds[s.bind] = "the drawn card" if n is None else "the drawn cards"
@@ -219,6 +242,9 @@ class Renderer:
             self.plural[s.bind] = not (q is None or q.kind == "one")
             self.last_bind = s.bind
         return text
+
+    def s_Dogma(self, s: A.Dogma) -> str:
+        return f"dogma {self.expr(s.target)}" + (", foreseen" if s.foreseen else "")
 
     def s_Transfer(self, s: A.Transfer) -> str:
         if s.bind:
@@ -484,6 +510,9 @@ class Renderer:
     def zone(self, z: A.Zone) -> str:
         names = {"hand": "hand", "score": "score pile", "board": "board", "top": "top cards",
                  "achievements": "achievements", "revealed": "revealed cards"}
+        if z.owner is not None and z.kind == "set":
+            multi = z.owner.kind in ("opponents", "others", "all")
+            return f"{self.owner(z.owner)} {z.name}{'s' if multi else ''}"
         if z.owner is not None:
             multi = z.owner.kind in ("opponents", "others", "all")
             word = names[z.kind]
@@ -580,6 +609,22 @@ class Renderer:
             return f"the cards {self.expr(a[0])} tucked this turn"
         if f == "this_card":
             return self.this
+        if f == "was_foreseen":
+            return f"{self.this} was foreseen"
+        if f == "set":
+            return f"the set of {self.expr(a[0])}"
+        if f == "bonus":
+            return f"the bonus on {self.expr(a[0])}"
+        if f == "bonuses":
+            return f"the bonuses on {self.expr(a[0])}"
+        if f == "bonus_points":
+            return f"{self.possessive(a[0])} points from bonuses"
+        if f == "echo_effects":
+            return f"the number of visible echo effects on {self.expr(a[0])}"
+        if f == "splay_rank":
+            return f"the rank of {self.plain(a[0])} splay"
+        if f == "highest_splay":
+            return f"{self.possessive(a[0])} highest splay"
         if f == "all_colors":
             return "any color"
         if f == "all_icons":
@@ -943,10 +988,13 @@ def render_card(card: A.Card) -> dict:
 
 def render_text(card: A.Card) -> str:
     r = render_card(card)
+    cells = [f"bonus {b}" if b else w for w, b in zip(r["icons"] or [], r.get("bonuses") or [None] * 4)]
     lines = [f"{r['name']} (age {r['age']}, {r['color']})",
-             f"icons: {' '.join(r['icons'] or [])}   dogma: [{r['dogma']}]"]
+             f"icons: {' '.join(cells)}   dogma: [{r['dogma']}]"]
+    if r.get("echo"):
+        lines.append(f"echo: {r['echo']}")
     for i, text in enumerate(r["effects"], 1):
         lines.append(f"{i}. {text}")
-    if not r["effects"]:
+    if not r["effects"] and not r.get("echo"):
         lines.append("(no effects scripted: not implemented)")
     return "\n".join(lines)

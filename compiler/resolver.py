@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from innoscript.builtins import BUILTINS
 from innoscript.diagnostics import Reporter, did_you_mean
+from innoscript.hooks import HOOK_POINTS
 from . import ast as A
 
 COLLECTIONS = {"cards", "colors", "players", "values", "icons"}
@@ -32,6 +33,13 @@ class Vocabulary:
     sets: list[str]
     card_names: set[str] = field(default_factory=set)
     specials: set[str] = field(default_factory=set)
+    # from the set manifests of the sets in play (see innoscript/editions.py)
+    set_names: list[str] = field(default_factory=list)     # sets with supply piles of their own
+    zones: list[str] = field(default_factory=list)         # per-player zones ('forecast')
+    zone_verbs: dict[str, str] = field(default_factory=dict)   # move verb -> zone ('foreshadow' -> 'forecast')
+    hex_like: list[str] = field(default_factory=list)      # icons that are hexes ('music_note')
+    bonus: bool = False                                    # 'bonus N' cells
+    echo: bool = False                                     # echo effects
 
 
 def _compatible(have: str, want: str) -> bool:
@@ -55,9 +63,18 @@ class Resolver:
 
     # ------------------------------------------------------------ card
     def card(self, card: A.Card, check_meta: bool = True) -> dict[int, str]:
+        if card.hooks:
+            for h in card.hooks:
+                self.hook(h)
+            return self.types
         if check_meta:
             self.check_meta(card)
-        for eff in card.effects:
+        for i, eff in enumerate(card.effects):
+            if eff.kind == "echo" and not self.v.echo:
+                self.r.error("E213", "echo effects belong to a set that is not in play", eff.pos,
+                             "compile with the set: --sets <name>")
+            elif eff.kind == "echo" and i > 0:
+                self.r.error("E209", "the echo effect comes first, before the card's other effects", eff.pos)
             self.scopes = [{}]
             self.actions_seen = False
             self.all_bound = _bindings_in(eff.body)
@@ -68,6 +85,25 @@ class Resolver:
                 self.s_Let(p)
             self.block(eff.body)
         return self.types
+
+    def hook(self, h: A.Hook) -> None:
+        point = HOOK_POINTS.get(h.point)
+        self.scopes = [{}]
+        self.actions_seen = False
+        self.all_bound = _bindings_in(h.body) | set(h.params)
+        self.params = set()
+        if point is None:
+            self.r.error("E212", f"unknown hook point '{h.point}'", h.pos, did_you_mean(h.point, HOOK_POINTS))
+        elif len(h.params) != len(point.params):
+            want = ", ".join(n for n, _ in point.params)
+            self.r.error("E212", f"hook '{h.point}' passes {len(point.params)} argument"
+                                 f"{'s' if len(point.params) != 1 else ''}, got {len(h.params)}", h.pos,
+                         f"write: hook {h.point}({want})" if want else f"write: hook {h.point} {{ ... }}")
+        for i, name in enumerate(h.params):
+            self.bind(name, point.params[i][1] if point and i < len(point.params) else "any")
+        if not h.body:
+            self.r.error("E305", "this hook has no statements", h.pos)
+        self.block(h.body)
 
     def check_meta(self, card: A.Card) -> None:
         seen: dict[str, A.Meta] = {}
@@ -87,18 +123,34 @@ class Resolver:
         if "icons" in seen:
             m = seen["icons"]
             hexes = 0
+            echo_cells = 0
             for name, pos in zip(m.value, getattr(m, "positions", [m.pos] * 4)):
-                if name == self.v.hex:
+                if name == self.v.hex or name in self.v.hex_like:
                     hexes += 1
+                elif name == "echo":
+                    echo_cells += 1
+                    if not self.v.echo:
+                        self.r.error("E213", "an echo effect's box belongs to a set that is not in play", pos,
+                                     "compile with the set: --sets <name>")
+                elif name == "bonus":
+                    if not self.v.bonus:
+                        self.r.error("E213", "bonus icons belong to a set that is not in play", pos,
+                                     "compile with the set: --sets <name>")
                 else:
                     self.icon_name(name, pos, allow_hex=True)
+            echoes = sum(e.kind == "echo" for e in card.effects)
+            if self.v.echo and echo_cells != echoes:
+                self.r.error("E209", "an echo effect and the 'echo' cell of its box go together "
+                                     f"(found {echo_cells} cell{'s' if echo_cells != 1 else ''} and {echoes} "
+                                     f"echo effect{'s' if echoes != 1 else ''})", m.pos,
+                             "put 'echo' in the icon position where the card prints its echo box")
             if hexes != 1:
                 self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its four icons (found {hexes})", m.pos)
         if "dogma" in seen:
             self.icon_name(seen["dogma"].value, seen["dogma"].pos)
-        if "set" in seen and seen["set"].value not in self.v.sets:
+        if "set" in seen and seen["set"].value not in self.v.sets + self.v.set_names:
             self.r.error("E209", f"unknown set '{seen['set'].value}'", seen["set"].pos,
-                         did_you_mean(seen["set"].value, self.v.sets))
+                         did_you_mean(seen["set"].value, self.v.sets + self.v.set_names))
 
     def color_name(self, name: str, pos) -> bool:
         if name in self.v.colors:
@@ -136,6 +188,10 @@ class Resolver:
         m(s)
 
     def s_Draw(self, s: A.Draw):
+        if s.set is not None:
+            self.set_name(s.set, s.pos)
+        if s.then is not None:
+            self.zone_verb(s.then, s.pos)
         if s.count is not None:
             self.expect(s.count, "int")
         self.expect(s.age, "int")
@@ -150,7 +206,23 @@ class Resolver:
             if typ not in ("int", "any") and typ not in COLLECTIONS:
                 self.r.error("E300", f"'for {t.kind}' needs a number or a collection, not {typ}", t.expr.pos)
 
+    def set_name(self, name: str, pos) -> None:
+        if name not in self.v.set_names:
+            self.r.error("E213", f"'{name}' is not a set in play", pos,
+                         did_you_mean(name, self.v.set_names) or "compile with the set: --sets <name>")
+
+    def zone_verb(self, verb: str, pos) -> None:
+        """A verb that moves cards into a set's zone ('foreshadow') needs the set whose zone it names."""
+        if verb in ("foreshadow", "promote") and "foreshadow" not in self.v.zone_verbs:
+            self.r.error("E213", f"'{verb}' needs a set whose zone is filled by 'foreshadow'", pos,
+                         "compile with the set: --sets <name>")
+
+    def s_Dogma(self, s: A.Dogma):
+        self.expect(s.target, "cards")
+        self.actions_seen = True
+
     def s_Move(self, s: A.Move):
+        self.zone_verb(s.verb, s.pos)
         self.selection(s.selection)
         self.times(s.times)
         self.actions_seen = True
@@ -348,6 +420,14 @@ class Resolver:
             self.expect(f.cond, "bool")
 
     def zone(self, z: A.Zone) -> None:
+        if z.kind == "set":
+            name = z.name if z.name in self.v.zones else (z.name[:-1] if z.name.endswith("s") else z.name)
+            if name not in self.v.zones:
+                self.r.error("E211", f"unknown zone '{z.name}'", z.pos,
+                             did_you_mean(z.name, self.v.zones) or
+                             "zones are hand, score pile, board, achievements, or a zone of a set in play")
+            else:
+                z.name = name
         if z.owner is not None and z.owner.kind == "binding":
             typ = self.name_type(z.owner.name, z.owner.pos)
             if typ not in ("player", "any", None):

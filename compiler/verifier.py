@@ -20,7 +20,7 @@ class VerifyError(Exception):
         super().__init__(f"pc {pc}: {message}")
 
 
-KINDS = ("demand", "non_demand", "compel", "condition")
+KINDS = ("echo", "demand", "non_demand", "compel", "condition", "hook")
 MAX_NUMBER = 10 ** 6        # the VM's bound (runtime/vm.py)
 MAX_STRING = 200
 MAX_LOCALS = 256

@@ -38,6 +38,15 @@ def error_codes() -> str:
     return "\n".join(rows)
 
 
+def hook_points_table() -> str:
+    from innoscript.hooks import HOOK_POINTS
+    rows = ["| hook point | arguments | when it runs |", "|---|---|---|"]
+    for h in HOOK_POINTS.values():
+        args = ", ".join(f"`{n}` ({t})" for n, t in h.params) or "-"
+        rows.append(f"| `{h.name}` | {args} | {_md_escape(h.doc)} |")
+    return "\n".join(rows)
+
+
 def builtins_table() -> str:
     from innoscript.builtins import BUILTINS
     rows = ["| function | arguments | result | meaning |", "|---|---|---|---|"]
@@ -57,11 +66,11 @@ def usage() -> dict[str, list[str]]:
     """construct id -> ["Card (3e)", ...] over every edition's cards."""
     from innoscript.compiler.bundle import parse_card, vocabulary
     from innoscript.compiler.constructs import constructs_of
-    from innoscript.editions import available_editions, load_edition
+    from innoscript.editions import available_editions, available_sets, load_edition
     out: dict[str, list[str]] = {}
     for ed_name in available_editions():
-        ed = load_edition(ed_name)
-        vocab = vocabulary(ed.manifest, ed.card_names)
+        ed = load_edition(ed_name, sets=available_sets(ed_name))    # every set's cards too
+        vocab = vocabulary(ed.manifest, ed.card_names, ed.sets)
         for src in sorted(ed.sources, key=lambda s: s.name or ""):
             try:
                 card, _ = parse_card(src.text, src.relpath, vocab)
@@ -166,6 +175,7 @@ _MARKERS = {
     "opcode_table": opcode_table,
     "error_codes": error_codes,
     "builtins_table": builtins_table,
+    "hook_points_table": hook_points_table,
     "grammar": grammar,
 }
 

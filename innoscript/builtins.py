@@ -52,4 +52,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
                                                 "when this effect moved them off (written 'all cards beneath X')"),
     Builtin("above", ("cards",), "cards", "the card directly above each card in its pile (written 'X is directly "
                                           "under ...')"),
+    Builtin("was_foreseen", (), "bool", "whether this card's execution is marked foreseen (written 'this card was foreseen')"),
+    Builtin("set", ("cards",), "str", "the set a card belongs to ('base' for the base game; the first of several)"),
+    Builtin("bonus", ("cards",), "int", "the bonus value a card prints (0 for none; the highest of several)"),
+    Builtin("bonuses", ("cards",), "values", "every visible bonus value of board cards (every printed one elsewhere), one per bonus"),
+    Builtin("bonus_points", ("player",), "int", "the player's points from bonuses: the highest visible bonus, plus 1 for each other one"),
+    Builtin("echo_effects", ("cards",), "int", "how many echo effects the cards show (visible ones for board cards)"),
+    Builtin("splay_rank", ("str",), "int", "a splay direction's rank in the edition's order ('none' 0, then 1, 2, ...)"),
+    Builtin("highest_splay", ("player",), "str", "the player's highest-ranked splay direction ('none' when nothing is splayed)"),
 ]}

@@ -34,12 +34,14 @@ def _errors_out(err, fmt: str = "text") -> int:
 
 def cmd_check(args) -> int:
     import dataclasses
-    from innoscript.compiler.bundle import compile_card, vocabulary
+    from innoscript.compiler.bundle import compile_card, compile_hooks, edition_vocabulary, vocabulary
     from innoscript.compiler.resolver import warnings as card_warnings
     from innoscript.diagnostics import CompileError, Diagnostic, Pos
-    from innoscript.editions import cards_root, edition_for_path, load_edition, load_manifest
+    from innoscript.editions import (cards_root, edition_for_path, load_edition, load_manifest, normalise_sets,
+                                     set_for_path)
 
     paths = [Path(p) for p in (args.paths or [str(cards_root())])]
+    extra_sets = normalise_sets(args.sets or ())
     files: list[Path] = []
     diagnostics, sources = [], {}
     for p in paths:
@@ -49,18 +51,25 @@ def cmd_check(args) -> int:
             files.append(p)
         else:
             diagnostics.append(Diagnostic("E103", "no such file or folder", str(p), Pos(0, 0)))
-    vocabs: dict[Path, object] = {}
+    vocabs: dict[object, object] = {}
     edition_warnings: dict[str, list] = {}     # file -> warnings of its edition about it
     warns = []
     checked = 0
     for f in files:
         folder = edition_for_path(f.resolve().parent)
+        set_folder = set_for_path(f.resolve().parent)
         try:
-            if args.edition:
-                edition = load_edition(args.edition)
-                key = edition.folder
+            if set_folder is not None and not args.edition:
+                # a set's file: its edition (the folder's name) with the set and any others asked for
+                ed_name, sets = set_folder.name, normalise_sets([set_folder.parent.name] + extra_sets)
+                key = (ed_name, tuple(sets))
                 if key not in vocabs:
-                    vocabs[key] = vocabulary(edition.manifest, edition.card_names)
+                    vocabs[key] = edition_vocabulary(load_edition(ed_name, sets=sets))
+            elif args.edition:
+                sets = normalise_sets(extra_sets + ([set_folder.parent.name] if set_folder is not None else []))
+                key = (args.edition, tuple(sets))
+                if key not in vocabs:
+                    vocabs[key] = edition_vocabulary(load_edition(args.edition, sets=sets))
             elif folder is None:
                 diagnostics.append(Diagnostic("E500", "not inside an edition folder (no edition.json above it); "
                                               "pass --edition", str(f), Pos(0, 0)))
@@ -81,6 +90,10 @@ def cmd_check(args) -> int:
                 diagnostics.append(Diagnostic("E103", f"not UTF-8 text (byte {err.start})", str(f), Pos(1, 1)))
                 continue
             sources[str(f)] = text
+            if set_folder is not None and (set_folder / "rules") in f.resolve().parents:
+                compile_hooks(text, str(f), vocabs[key])
+                checked += 1
+                continue
             compiled = compile_card(text, str(f), vocabs[key])
             warns += card_warnings(compiled.ast, str(f))
             warns += [dataclasses.replace(w, path=str(f)) for w in edition_warnings.get(str(f.resolve()), [])]
@@ -111,7 +124,7 @@ def cmd_compile(args) -> int:
     from innoscript.editions import load_edition
 
     try:
-        bundle = compile_edition(load_edition(args.edition))
+        bundle = compile_edition(load_edition(args.edition, sets=args.sets or ()))
     except CompileError as err:
         return _errors_out(err)
     text = dumps(bundle)
@@ -382,12 +395,12 @@ def cmd_soak(args) -> int:
     return 1 if any(r["violations"] or r["errors"] for r in results) else 0
 
 
-def _edition_asts(edition_name: str):
-    """Parse every card of an edition to its AST (for the renderer, errata and diff)."""
-    from innoscript.compiler.bundle import parse_card, vocabulary
+def _edition_asts(edition_name: str, sets=()):
+    """Parse every card of an edition (and sets) to its AST (for the renderer, errata and diff)."""
+    from innoscript.compiler.bundle import edition_vocabulary, parse_card
     from innoscript.editions import load_edition
-    edition = load_edition(edition_name)
-    vocab = vocabulary(edition.manifest, edition.card_names)
+    edition = load_edition(edition_name, sets=sets)
+    vocab = edition_vocabulary(edition)
     return edition, [parse_card(s.text, s.relpath, vocab)[0] for s in edition.sources]
 
 
@@ -396,7 +409,7 @@ def cmd_render(args) -> int:
     from innoscript.diagnostics import CompileError, suggest
 
     try:
-        edition, asts = _edition_asts(args.edition)
+        edition, asts = _edition_asts(args.edition, args.sets or ())
     except CompileError as err:
         return _errors_out(err)
     by_name = {c.name.lower(): c for c in asts}
@@ -653,6 +666,7 @@ def _sub(sub, name: str, help: str, examples: list[tuple[str, str]]):
 
 
 FORMAT_HELP = "output format: text for people, json for scripts"
+SETS_HELP = "sets (expansions) in play, e.g. echoes; repeat or separate with commas (default: none, the base game)"
 OPTIONS_HELP = ("table options as a JSON object or a JSON file (docs/options.md), e.g. "
                 "'{\"teams\": \"1+3\", \"extra_achievement\": true}' (default: none, a classic game)")
 
@@ -675,22 +689,28 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("paths", nargs="*", metavar="PATH", help="card files or folders (default: every shipped card)")
     c.add_argument("--edition", help="check against this edition's vocabulary "
                                      "(default: the edition of the enclosing folder)")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append",
+                   help="check with these sets in play too; a set's own files always have their set (default: none)")
     c.add_argument("--strict", action="store_true", help="treat warnings (W-codes) as errors: exit 1 on any")
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_check)
 
-    c = _sub(sub, "compile", "compile an edition to one JSON bundle", [
+    c = _sub(sub, "compile", "compile an edition (and any sets) to one JSON bundle", [
         ("innoscript compile --edition 3e -o 3e.bundle.json", "the 3rd edition to a file"),
-        ("innoscript compile --edition 4e", "to standard output")])
+        ("innoscript compile --edition 4e", "to standard output"),
+        ("innoscript compile --edition 3e --sets echoes", "the 3rd edition with Echoes of the Past")])
     c.add_argument("--edition", required=True, help="edition name, e.g. 3e (required)")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.add_argument("-o", "--output", metavar="FILE", help="output file (default: standard output)")
     c.set_defaults(func=cmd_compile)
 
     c = _sub(sub, "render", "print a card as a reader sees it, its effects in English made from the script", [
         ("innoscript render Metalworking", "the 3rd-edition card in English"),
-        ("innoscript render Alchemy --edition 4e --format json", "as JSON")])
+        ("innoscript render Alchemy --edition 4e --format json", "as JSON"),
+        ("innoscript render Ruler --edition 4e --sets echoes", "a card of a set")])
     c.add_argument("card", help="card name (any case)")
     c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_render)
 

@@ -7,7 +7,8 @@ completion of what the parser can accept at the cursor (Lark's interactive
 parser: keywords it accepts there, and for a name the bound names, colours,
 icons and builtins; card names in quotes); go-to-definition of names bound
 with 'as', 'let', 'choose', 'each' and effect parameters.  The edition is the
-one whose folder holds the file (3e outside any edition folder).
+one whose folder holds the file (3e outside any edition folder); a set's file
+is checked with its set in play, so its zones and set names complete too.
 """
 from __future__ import annotations
 
@@ -20,11 +21,11 @@ from pygls.uris import to_fs_path
 
 from innoscript import __version__
 from innoscript.builtins import BUILTINS
-from innoscript.compiler.bundle import compile_card, parse_card, vocabulary
+from innoscript.compiler.bundle import compile_card, compile_hooks, edition_vocabulary, parse_card, vocabulary
 from innoscript.compiler.parser import all_keywords, lark_parser
 from innoscript.compiler.render import render_text
 from innoscript.diagnostics import CompileError
-from innoscript.editions import edition_for_path, load_edition
+from innoscript.editions import edition_for_path, load_edition, set_for_path
 
 server = LanguageServer("innoscript", __version__)
 _EDITIONS: dict[str, tuple] = {}
@@ -35,6 +36,16 @@ ZONES = ["your hand", "your score pile", "your board", "your top cards", "your a
 
 def edition_of(uri: str):
     path = to_fs_path(uri) or ""
+    set_folder = set_for_path(Path(path).resolve().parent) if path else None
+    if set_folder is not None:
+        key = f"{set_folder.name}+{set_folder.parent.name}"
+        if key not in _EDITIONS:
+            try:
+                ed = load_edition(set_folder.name, sets=[set_folder.parent.name])
+                _EDITIONS[key] = (ed, edition_vocabulary(ed))
+            except CompileError:
+                return edition_of("file:///x.inno")
+        return _EDITIONS[key]
     folder = edition_for_path(Path(path).resolve().parent) if path else None
     name = folder.name if folder is not None else "3e"
     if name not in _EDITIONS:
@@ -50,7 +61,11 @@ def diagnostics_for(text: str, uri: str) -> list[T.Diagnostic]:
     from innoscript.compiler.resolver import warnings
     _, vocab = edition_of(uri)
     try:
-        found = warnings(compile_card(text, uri, vocab).ast, uri)
+        if re.match(r"\s*(#[^\n]*\s*)*hook\b", text):     # a set's rules file
+            compile_hooks(text, uri, vocab)
+            found = []
+        else:
+            found = warnings(compile_card(text, uri, vocab).ast, uri)
     except CompileError as err:
         found = err.diagnostics
     if True:
@@ -212,6 +227,13 @@ def completion_items(uri: str, text: str | None = None, line: int = 0, character
     items = [T.CompletionItem(label=k, kind=K.Keyword, sort_text=f"1{k}") for k in words]
     if accepts is not None and "LSQB" in accepts:
         items.append(T.CompletionItem(label="[1]", kind=K.Value, detail="a card of value 1", sort_text="0["))
+    context = _name_context(text, line, character) if text is not None and want_name else None
+    if context == "set":        # draw echoes [1]: a set's name, nothing else
+        want_name = False
+        items += [T.CompletionItem(label=n, kind=K.Module, detail="set", sort_text=f"0{n}") for n in vocab.set_names]
+    elif context == "zone":     # your forecast: a set's zone (the keyword zones are in 'words')
+        want_name = False
+        items += [T.CompletionItem(label=z, kind=K.Field, detail="zone of a set", sort_text=f"0{z}") for z in vocab.zones]
     if want_name:
         items += [T.CompletionItem(label=n, kind=K.Variable, detail="bound in this card", sort_text=f"0{n}")
                   for n in names]
@@ -239,6 +261,18 @@ def _accepted(text: str, line: int, character: int) -> set[str] | None:
         return set(ip.accepts())
     except Exception:      # the text before the cursor does not parse: no context to go on
         return None
+
+
+def _name_context(text: str, line: int, character: int) -> str | None:
+    """Where only one kind of name fits: a set after 'draw' (and its count), a zone after an owner."""
+    lines = text.splitlines()
+    before = "\n".join(lines[:line] + [lines[line][:character] if line < len(lines) else ""])
+    before = re.sub(r"[a-z_][a-z0-9_-]*$", "", before)
+    if re.search(r"\bdraw(\s+and\s+[a-z]+)?(\s+(\d+|\([^()]*\)))?\s*$", before):
+        return "set"
+    if re.search(r"(\b(your|my|their)|'s|opponents'|players'|opponent's|player's)\s*$", before):
+        return "zone"
+    return None
 
 
 def _bound_names(text: str) -> list[str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 5
+OPCODE_TABLE_VERSION = 7
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -29,8 +29,9 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "zone": ("hand", "score", "board", "top", "achievements", "revealed"),
     "global_zone": ("junk", "available", "available_special", "junk_special", "revealed_all"),
     "position": ("top", "bottom"),
-    "verb": ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take"),
-    "draw": ("draw", "meld", "score", "tuck", "reveal", "junk", "achieve"),
+    "verb": ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take",
+             "foreshadow", "promote"),
+    "draw": ("draw", "meld", "score", "tuck", "reveal", "junk", "achieve", "foreshadow"),
     "select": ("count", "all", "all_but", "half_down", "half_up", "each_color", "all_or_none"),
     "order": ("any", "highest", "lowest"),
     "direction": ("left", "right", "up", "aslant"),
@@ -116,6 +117,14 @@ _TABLE: list[tuple] = [
     ("ACT", ("slot", "target"), 1, 0,
      "pop a player; they are 'you' until ACT_END (the performer kept in the slot); none or out of the game: continue at target", "jump"),
     ("ACT_END", ("slot",), 0, 0, "the performer kept in the slot is 'you' again", ""),
+    # sets (numbers after the base table's, so older bundles' numbers keep their meaning)
+    ("DRAW_SET", ("enum:draw", "const"), 2, 1,
+     "pop age, count; draw that many from the named set's supply piles (and meld/score/...); push the cards drawn", ""),
+    ("ZONE_SET", ("const",), 1, 1, "pop a player or players; push the cards of the zone a set manifest names", ""),
+    ("TRANSFER_SET", ("const",), 2, 1,
+     "pop player, cards; move the cards to that player's zone named by a set manifest (not past its limit); push the cards moved", ""),
+    ("DOGMA", ("int",), 1, 0,
+     "pop cards; 'you' take a free Dogma action of the first one, sharing and demands included (int=1: foreseen)", ""),
 ]
 
 OPCODES: list[OpInfo] = []

@@ -203,6 +203,69 @@ def _above(e, f, cs):
     return list(dict.fromkeys(out))
 
 
+def _was_foreseen(e, f):
+    return bool(f.get("foreseen"))
+
+
+def _set(e, f, cs):
+    cs = _list(cs)
+    return e.cards.set[cs[0]] if cs else None
+
+
+def _bonus(e, f, cs):
+    return max((b or 0 for c in _list(cs) for b in (e.cards.bonus[c] or ())), default=0)
+
+
+def _board_places(e) -> dict:
+    """card -> (splay, is top) for every board card."""
+    out = {}
+    for pl in e.state["players"]:
+        for pile in pl["board"].values():
+            for i, c in enumerate(pile["cards"]):
+                out[c] = (pile["splay"], i == 0)
+    return out
+
+
+def _shown_positions(e, c, places) -> list[int]:
+    where = places.get(c)
+    return list(range(len(e.cards.printed[c]))) if where is None else e.cards.visible_positions(c, *where)
+
+
+def _bonuses(e, f, cs):
+    places = _board_places(e)
+    out = []
+    for c in _list(cs):
+        printed = e.cards.bonus[c]
+        if printed:
+            out += [printed[k] for k in _shown_positions(e, c, places) if printed[k]]
+    return out
+
+
+def _bonus_points(e, f, p):
+    if p is None:
+        return 0
+    vals = _bonuses(e, f, [c for pile in e.state["players"][p]["board"].values() for c in pile["cards"]])
+    return max(vals) + len(vals) - 1 if vals else 0
+
+
+def _echo_effects(e, f, cs):
+    places = _board_places(e)
+    return sum(1 for c in _list(cs) if e.cards.echo_position[c] is not None
+               and e.cards.echo_position[c] in _shown_positions(e, c, places))
+
+
+def _splay_rank(e, f, direction):
+    order = list(e.cards.manifest["splays"])
+    return order.index(direction) + 1 if direction in order else 0
+
+
+def _highest_splay(e, f, p):
+    if p is None:
+        return "none"
+    return max((pile["splay"] for pile in e.state["players"][p]["board"].values()),
+               key=lambda d: _splay_rank(e, f, d), default="none")
+
+
 IMPLEMENTATIONS = {
     "count": _count, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
     "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
@@ -211,6 +274,9 @@ IMPLEMENTATIONS = {
     "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
     "all_icons": _all_icons, "has": _has, "ages": _ages, "this_card": _this_card,
     "beneath": _beneath, "all_beneath": _all_beneath, "above": _above,
+    "was_foreseen": _was_foreseen, "set": _set, "bonus": _bonus, "bonuses": _bonuses,
+    "bonus_points": _bonus_points, "echo_effects": _echo_effects, "splay_rank": _splay_rank,
+    "highest_splay": _highest_splay,
 }
 
 

@@ -50,12 +50,19 @@ class Cards:
         self.printed = [c["icons"] for c in self.cards]
         self.name = [c["name"] for c in self.cards]
         self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
+        # set cards: the set, bonus values by icon position, the icon position of the echo box
+        self.set = [c.get("set", "base") for c in self.cards]
+        self.bonus = [c.get("bonuses") for c in self.cards]
+        self.echo_position = [c["icons"].index("echo") if "echo" in c["icons"] else None for c in self.cards]
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
         self.set = [c.get("set", "base") for c in self.cards]
         self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/sets.py)
         # every set's hooks, sets in name order (runtime/hooks.py)
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
         self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
+
+    def visible_positions(self, cid: int, splay: str, is_top: bool) -> list[int]:
+        return list(range(len(self.printed[cid]))) if is_top else self.splay_positions[splay]
 
     def visible_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
         icons = self.printed[cid]

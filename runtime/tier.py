@@ -39,7 +39,7 @@ TIERS = ("compiled", "vm")
 
 # Handed to the VM: they may ask a player, or they end or redirect the frame.
 _HANDOVER = {O.SELECT, O.SPLAY, O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOSE_OPTION, O.EXCHANGE,
-             O.MOVE, O.WIN, O.LOSE, O.EXECUTE, O.END_DOGMA,   # MOVE: the owner may order cards onto one pile
+             O.MOVE, O.WIN, O.LOSE, O.EXECUTE, O.DOGMA, O.END_DOGMA,   # MOVE: the owner may order cards onto one pile
              O.ACT, O.ACT_END}                                  # ACT: another player is 'you' for a while
 _INLINE = {O.CONST, O.POP, O.DUP, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.COMPARE,
            O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT}
@@ -132,7 +132,7 @@ def translate(chunk: dict, name: str = "chunk") -> str:
 _EMULATED = {O.BINARY, O.NEG, O.IN, O.HAS_ICON, O.IS_COLOR, O.PLAYERS, O.ZONE_GLOBAL, O.DECK, O.FILTER_POS,
              O.FILTER_ICON, O.FILTER_COLOR, O.FILTER_VALUE, O.FILTER_VALUES, O.FILTER_NAME, O.TRANSFER,
              O.DRAW, O.DID, O.SET_DID, O.LIST_NEW, O.APPEND, O.PICK_SINGLE, O.CLAIM, O.LOAD_ACTION,
-             O.STORE_ACTION}
+             O.STORE_ACTION, O.DRAW_SET, O.ZONE_SET, O.TRANSFER_SET}
 
 
 def _ends(ins) -> bool:

@@ -380,6 +380,19 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         count = _num(stack[-2])
         del stack[-2:]
         stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]]))
+    elif op == O.DRAW_SET:
+        age = _num(stack[-1])
+        count = _num(stack[-2])
+        del stack[-2:]
+        stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]], consts[ins[2]]))
+    elif op == O.ZONE_SET:
+        name = consts[ins[1]]
+        stack.append([c for p in _as_list(stack.pop()) if p is not None
+                      for c in state["players"][p].get("zones", {}).get(name, [])])
+    elif op == O.TRANSFER_SET:
+        target = stack.pop()
+        moved = engine.transfer(frame, _as_list(stack.pop()), target, consts[ins[1]])
+        stack.append(moved)
     elif op == O.EXCHANGE:
         pb, b, pa, a = stack[-1], _as_list(stack[-2]), stack[-3], _as_list(stack[-4])
         engine.exchange(frame, a, pa, ENUM["zone"][ins[1]], b, pb, ENUM["zone"][ins[2]], bool(ins[3]))
@@ -452,6 +465,13 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         frame["you"] = who
     elif op == O.ACT_END:
         frame["you"] = loc[ins[1]]
+    elif op == O.DOGMA:
+        target = _as_list(stack.pop())
+        frame["pc"] = pc + 1
+        if target:
+            engine.free_dogma(frame, target[0], bool(ins[1]))
+            return "execute"
+        return pc + 1
     elif op == O.REPEAT:
         frame["pc"] = ins[1]
         return ins[1]

@@ -98,7 +98,8 @@ def test_diagnostics_hover_and_completion(client, tmp_path):
     labels = {i["label"] for i in comp["result"]["items"]}
     # at the start of a statement: what can start one, not the whole vocabulary
     assert {"draw", "score", "if", "drawn", "count"} <= labels
-    assert not {'"Archery"', "age", "dogma", "wins", "and"} & labels
+    assert not {'"Archery"', "age", "wins", "and"} & labels, {'"Archery"', "age", "wins", "and"} & labels
+    assert {"dogma", "foreshadow", "promote"} <= labels     # statements too: a free dogma, a set's verbs
 
     hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 8, "character": 6}})
     assert "draw_stmt" in hover["result"]["contents"]["value"]
@@ -142,3 +143,17 @@ def test_definition_of_bound_names():
     r = lsp.definition_range(text, 9, 14)
     assert (r.start.line, r.start.character) == (8, 9)
     assert lsp.definition_range(text, 11, 6) is None        # a keyword
+
+
+def test_completion_in_a_set_file_offers_its_sets_and_zones():
+    from pathlib import Path
+    from innoscript import lsp
+    uri = (Path(__file__).resolve().parent.parent / "cards" / "sets" / "echoes" / "4e" / "age1" / "new.inno").as_uri()
+
+    def at(text):
+        return {i.label for i in lsp.completion_items(uri, text + "\n}\n", text.count("\n"), len(text.split("\n")[-1]))}
+    assert at(HEAD + "    draw ") == {"and", "[1]", "echoes"}
+    assert at(HEAD + "    draw 2 ") == {"[1]", "echoes"}
+    zones = at(HEAD + "    return a card from your ")
+    assert {"forecast", "hand", "board"} <= zones and "draw" not in zones and "echoes" not in zones
+    assert "echoes" not in labels_at(HEAD + "    draw ")      # no set in play outside a set's folder

@@ -7,7 +7,7 @@ import pytest
 from innoscript.compiler.bundle import compile_card, vocabulary
 from innoscript.compiler.parser import lark_parser
 from innoscript.diagnostics import CompileError
-from innoscript.editions import load_edition
+from innoscript.editions import available_sets, load_edition
 
 NOTES = json.loads((Path(__file__).resolve().parent.parent / "compiler" / "data" / "constructs.json").read_text())
 HEADER = 'card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\n'
@@ -28,9 +28,10 @@ def test_every_construct_is_documented():
 @pytest.mark.parametrize("name", sorted(n for n, v in NOTES.items() if v[2] in ("stmt", "effect")))
 def test_examples_compile(name):
     meaning, example, kind = NOTES[name]
-    ed = load_edition("3e")
-    vocab = vocabulary(ed.manifest, ed.card_names)
-    text = HEADER + (example if kind == "effect" else f"demand {{\n{PREAMBLE}    {example}\n}}\n")
+    ed = load_edition("3e", sets=available_sets("3e"))    # set constructs need their set in play
+    vocab = vocabulary(ed.manifest, ed.card_names, ed.sets)
+    header = HEADER.replace("leaf leaf leaf", "leaf leaf echo") if example.startswith("echo") else HEADER
+    text = header + (example if kind == "effect" else f"demand {{\n{PREAMBLE}    {example}\n}}\n")
     try:
         compile_card(text, f"{name}.inno", vocab)
     except CompileError as err:

@@ -1,0 +1,25 @@
+"""Hook points: the moments at which the engine runs a set's rules.
+
+A set's ``rules/*.inno`` files hold ``hook NAME(params) { ... }`` blocks;
+the compiler checks each against this table (the point's name and how many
+arguments it passes) and the engine runs every hook of a point, in set and
+file order, with 'you' the active player.  The docs list this table.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class HookPoint:
+    name: str
+    params: tuple[tuple[str, str], ...]     # (usual name, type) of each argument, in order
+    doc: str
+
+
+HOOK_POINTS: dict[str, HookPoint] = {h.name: h for h in [
+    HookPoint("meld_action", (("melded", "cards"), ("covered", "cards")),
+              "after a Meld action (never after a meld inside an effect): the card melded and the card it "
+              "covered (no card when it started a pile)"),
+    HookPoint("turn_start", (), "at the start of each turn, before the first action"),
+]}

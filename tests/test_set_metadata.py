@@ -1,0 +1,81 @@
+"""Every card of each set matches the reference facts: age, colour, each icon position (echo box,
+bonus values and music notes included), the dogma icon, and its effects' kinds in printed order."""
+import copy
+import json
+
+import pytest
+
+from conftest import ROOT
+from innoscript.compiler.bundle import compile_edition
+from innoscript.editions import available_sets, load_edition
+
+EXPANSIONS = ROOT.parent / "shared" / "reference" / "innovation-expansion-cards.json"
+EDITIONS = {"3e": "3", "4e": "4"}
+CASES = [(e, s) for e in sorted(EDITIONS) for s in available_sets(e)]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return json.loads(EXPANSIONS.read_text())
+
+
+def cells(card: dict, hex_like: set[str]) -> list[str]:
+    """The card's icon row in the reference's words: 'bonus_N' for a bonus, the hex for a music note."""
+    out = []
+    for i, word in enumerate(card["icons"]):
+        if word == "bonus":
+            out.append(f"bonus_{card['bonuses'][i]}")
+        else:
+            out.append("hex" if word in hex_like else word)
+    return out
+
+
+def mismatches(card: dict, ref: dict, hex_like: set[str]) -> list[str]:
+    out = []
+    for what, have, want in (("age", card["age"], ref["age"]), ("colour", card["color"], ref["color"]),
+                             ("icons", cells(card, hex_like), ref["icon_list"]),
+                             ("dogma icon", card["dogma"], ref["dogma_icon"])):
+        if have != want:
+            out.append(f"{what}: {have!r}, the reference says {want!r}")
+    kinds = (["echo"] if ref.get("echo_effect") else []) + \
+        ["compel" if e["is_compel"] else "demand" if e["is_demand"] else "non_demand"
+         for e in ref["dogma_effects"] if e["text"].strip() != "No effect."]
+    if [e["kind"] for e in card["effects"]] != kinds:
+        out.append(f"effects {[e['kind'] for e in card['effects']]}, the reference prints {kinds}")
+    return out
+
+
+def _set_cards(edition: str, set_name: str):
+    bundle = compile_edition(load_edition(edition, sets=[set_name]))
+    manifest = bundle["sets"][set_name]["manifest"]
+    hex_like = {n for n, spec in manifest.get("icons", {}).items() if spec.get("counts_as") == "hex"}
+    return [c for c in bundle["cards"] if c["set"] == set_name], hex_like
+
+
+@pytest.mark.parametrize("edition,set_name", CASES)
+def test_set_cards_match_the_reference(edition, set_name, reference):
+    ref = {c["name"]: c for c in reference["editions"][EDITIONS[edition]]["sets"][set_name]["cards"]}
+    cards, hex_like = _set_cards(edition, set_name)
+    assert cards, "the set has card files"
+    unknown = [c["name"] for c in cards if c["name"] not in ref]
+    assert not unknown, f"not cards of the set: {unknown}"
+    problems = [f"{c['name']}: " + "; ".join(mismatches(c, ref[c["name"]], hex_like)) for c in cards
+                if mismatches(c, ref[c["name"]], hex_like)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_comparison_catches_a_wrong_fact(reference):
+    cards, hex_like = _set_cards("3e", "echoes")
+    ref = {c["name"]: c for c in reference["editions"]["3"]["sets"]["echoes"]["cards"]}
+    card = next(c for c in cards if any(w == "bonus" for w in c["icons"]))
+    assert not mismatches(card, ref[card["name"]], hex_like)
+    wrong = copy.deepcopy(card)
+    wrong["bonuses"] = [b + 1 if b else b for b in wrong["bonuses"]]
+    assert any(m.startswith("icons") for m in mismatches(wrong, ref[card["name"]], hex_like))
+    moved = copy.deepcopy(card)
+    moved["icons"] = moved["icons"][1:] + moved["icons"][:1]
+    moved["bonuses"] = moved["bonuses"][1:] + moved["bonuses"][:1]
+    assert mismatches(moved, ref[card["name"]], hex_like)
+    no_echo = copy.deepcopy(next(c for c in cards if c["effects"] and c["effects"][0]["kind"] == "echo"))
+    no_echo["effects"] = no_echo["effects"][1:]
+    assert any(m.startswith("effects") for m in mismatches(no_echo, ref[no_echo["name"]], hex_like))
