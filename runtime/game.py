@@ -52,7 +52,7 @@ class Game:
             bundle: dict | None = None, secret: str | None = None, fast: bool = False,
             options: dict | None = None, sets: list[str] | None = None) -> "Game":
         """options: the table options (runtime/options.py); OptionsError for a bad one. sets: the sets
-        (expansions) in play, e.g. ["echoes"] (a bundle given holds its own sets)."""
+        (expansions) in play, by the names of their folders under cards/sets/ (a bundle given holds its own sets)."""
         if bundle is None:
             bundle = load_game_bundle(edition, sets)
         return cls(Engine.new_game(bundle, players, seed, names, secret, options), fast)

@@ -47,6 +47,7 @@ from .bots import BOTS, answer_for
 from .engine import IllegalAnswer
 from .game import BadSave, Game
 from .invariants import violations
+from .sets import report as set_report
 from .store import Conflict, Store
 from .views import card_catalog, resolve_answer, token as card_handle
 from .vm import RuntimeFault
@@ -248,19 +249,24 @@ class Hub:
             raise ProtocolError("bad_edition", f"no edition {name[:40]!r} (known: {', '.join(available_editions())})")
         return name
 
-    def bundle(self, edition: str) -> dict:
+    def bundle(self, edition: str, sets=()) -> dict:
+        """The bundle of a known edition with these sets (each a known set of it), compiled once."""
         edition = self.edition(edition)
+        sets = tuple(sorted(sets or ()))
+        if not all(isinstance(s, str) and s.isidentifier() and len(s) <= 40 for s in sets):
+            raise ProtocolError("bad_edition", "a set is named by its folder's name, e.g. one under cards/sets/")
+        key = edition + "".join("+" + s for s in sets)
         with self.bundle_lock:
-            if edition not in self.bundles:
+            if key not in self.bundles:
                 try:
-                    bundle = load_bundle(edition)
+                    bundle = load_bundle(edition, sets=sets) if sets else load_bundle(edition)
                 except CompileError as err:
                     raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
                 # the cards' English (read by every view that asks inside an effect) is made here, once, so no
                 # answer in the middle of a game waits for it, nor do several threads make it at once
                 card_catalog(edition)
-                self.bundles[edition] = bundle
-            return self.bundles[edition]
+                self.bundles[key] = bundle
+            return self.bundles[key]
 
     def _evict(self, gid) -> None:
         if isinstance(gid, str):
@@ -278,7 +284,7 @@ class Hub:
                 return entry
         row = self.store.load(gid)   # not cached, or another server moved it on
         try:
-            game = Game.load(row["state"], bundle=self.bundle(row["edition"]))
+            game = Game.load(row["state"], bundle=self.bundle(row["edition"], row["state"].get("sets", ())))
         except BadSave as err:
             raise BadSave(f"the stored game cannot be loaded: {err}") from None
         game._undo, game._since = row["undo"], row["since"]
@@ -377,8 +383,9 @@ class Hub:
             self.games[gid] = entry
             while len(self.games) > self.max_games:
                 self.games.popitem(last=False)
+        extra = {"sets": set_report(game.cards)} if game.cards.set_names else {}
         return [(conn, self._reply(msg, type="created", game=gid, players=players, edition=edition,
-                                   seats=given["seats"], owner=given["owner"]))]
+                                   seats=given["seats"], owner=given["owner"], **extra))]
 
     # ------------------------------------------------------------ messages
     def do_hello(self, conn, msg):
@@ -387,7 +394,7 @@ class Hub:
 
     def do_create(self, conn, msg):
         edition = self.edition(msg.get("edition", "3e"))
-        bundle = self.bundle(edition)
+        bundle = self.bundle(edition, msg.get("sets", ()))
         players = msg.get("players", 2)
         bots = msg.get("bots") or [None] * players
         if len(bots) != players:
@@ -407,8 +414,11 @@ class Hub:
         edition = data.get("edition")
         if not isinstance(edition, str):
             raise BadSave("saved game: no edition")
+        sets = data.get("sets", [])
+        if not isinstance(sets, list):
+            raise BadSave("saved game: sets is a list of set names")
         try:
-            bundle = self.bundle(edition)
+            bundle = self.bundle(edition, sets)
         except ProtocolError as err:
             raise BadSave(f"saved game: {err}") from None
         try:

@@ -24,7 +24,7 @@ from innoscript.editions import schema
 from . import scenario_check, teams
 from .engine import Engine, IllegalAnswer
 from .options import OptionsError, normalise as normalise_options
-from .state import Cards, GameOver, new_state, place, remove_from_anywhere
+from .state import Cards, GameOver, new_state, place, remove_from_anywhere, supply_pile
 from .vm import RuntimeFault
 
 
@@ -159,7 +159,11 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
     state = new_state(cards, [f"Player {i + 1}" for i in range(n)], data.get("seed", 0), options=options)
     state.update(teams.setup(options, data.get("seed", 0)))
     for age in cards.ages:
-        state["supply"][str(age)] = [c["id"] for c in cards.cards if c["age"] == age]
+        state["supply"][str(age)] = [c["id"] for c in cards.cards if c["age"] == age and cards.set[c["id"]] == "base"]
+    for name in cards.set_names:
+        for age in sorted({cards.age[c] for c in range(len(cards.cards)) if cards.set[c] == name}):
+            state["set_supply"][name][str(age)] = [c for c in range(len(cards.cards))
+                                                   if cards.age[c] == age and cards.set[c] == name]
     setup = data.get("setup", {})
     placed: set[int] = set()
 
@@ -205,13 +209,17 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
             raise ScenarioError(f"{path}: {name!r} is age {cards.age[cid]}, not {age}")
         return cid
 
+    def pile_of(cid) -> list:   # a set's card goes on its own set's pile
+        return supply_pile(state, cards.set[cid], str(cards.age[cid]))
+
     for age, names in setup.get("supply", {}).items():
         for name in reversed(names):
-            state["supply"][str(age)].insert(0, take_of_age(name, age))
+            cid = take_of_age(name, age)
+            pile_of(cid).insert(0, cid)
     for age, names in setup.get("supply_bottom", {}).items():
         for name in names:
             cid = take_of_age(name, age)
-            state["supply"][str(age)].append(cid)
+            pile_of(cid).append(cid)
     for age, names in setup.get("supply_exact", {}).items():
         if str(age) in setup.get("supply", {}) or str(age) in setup.get("supply_bottom", {}):
             raise ScenarioError(f"{path}: age {age} is given by supply_exact and also by supply or supply_bottom")
@@ -241,6 +249,17 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
             if cid not in placed:
                 remove_from_anywhere(state, cid)
                 place(cards, state, cid, "removed", None)
+    for set_name, ages in setup.get("empty_set_ages", {}).items():
+        if set_name not in cards.set_names:
+            raise ScenarioError(f"{path}: empty_set_ages: set {set_name!r} is not in play (sets: {cards.set_names})")
+        for age in ages:
+            pile = state["set_supply"][set_name].get(str(age))
+            if pile is None:
+                raise ScenarioError(f"{path}: empty_set_ages: set {set_name} has no age {age}")
+            for cid in list(pile):
+                if cid not in placed:
+                    remove_from_anywhere(state, cid)
+                    place(cards, state, cid, "removed", None)
     if info is not None:
         info["standard"] = standard
     if "specials" in setup:
@@ -294,9 +313,12 @@ def run(path: str | Path, bundle: dict | None = None, trace: set | None = None) 
     data = read(path)
     if bundle is None:
         try:
-            bundle = load_bundle(data["edition"])
+            bundle = load_bundle(data["edition"], sets=data["sets"]) if data.get("sets") else load_bundle(data["edition"])
         except CompileError as err:
             raise _problem(path, ("edition",), err.diagnostics[0].message) from None
+    if sorted(data.get("sets", [])) != sorted(bundle.get("sets", {})):
+        raise _problem(path, ("sets",), f"the scenario's sets {sorted(data.get('sets', []))} are not the bundle's "
+                                        f"{sorted(bundle.get('sets', {}))}")
     check(path, data, bundle)
     try:
         return _run(path, data, bundle, trace)
@@ -500,6 +522,10 @@ def compare(engine: Engine, expect: dict, events: list[dict], info: dict | None 
         fails += _slice(f"age {age} pile", names(st["supply"].get(str(age), [])), want, "bottom")
     for age, want in expect.get("supply", {}).items():
         fails += _slice(f"age {age} pile", names(st["supply"].get(str(age), [])), want, "all")
+    for set_name, ages in expect.get("set_supply", {}).items():
+        for age, want in ages.items():
+            pile = st.get("set_supply", {}).get(set_name, {}).get(str(age), [])
+            fails += _slice(f"{set_name} age {age} pile", names(pile), want, "all")
     for age in expect.get("empty_ages", []):
         if st["supply"].get(str(age)):
             fails.append(f"age {age} pile: expected empty, got {names(st['supply'][str(age)])}")

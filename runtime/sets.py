@@ -33,6 +33,24 @@ def manifest(cards, name: str) -> dict:
     return cards.bundle["sets"][name]["manifest"]
 
 
+def report(cards) -> list[dict]:
+    """Each set in play: its name, label, how many cards it has in the game and how many it should
+    have (``cards_expected``); a set with fewer is incomplete, and every frontend says so."""
+    out = []
+    for n in names(cards):
+        m = manifest(cards, n)
+        have = sum(1 for s in cards.set if s == n)
+        out.append({"set": n, "label": m.get("label", n), "cards": have, "expected": m.get("cards_expected", have),
+                    "complete": have >= m.get("cards_expected", have)})
+    return out
+
+
+def warnings(cards) -> list[str]:
+    """One line per incomplete set in play."""
+    return [f"set {r['set']} is incomplete: {r['cards']} of its {r['expected']} cards are written; the others "
+            "are not in the game" for r in report(cards) if not r["complete"]]
+
+
 def achievements_bonus(cards) -> int:
     """What the sets in play add to the achievements needed to win."""
     return sum(manifest(cards, n).get("achievements_to_win_bonus", 0) for n in names(cards))

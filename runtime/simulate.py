@@ -16,20 +16,21 @@ from innoscript.compiler.bundle import load_bundle
 from .bots import BOTS, play_bots
 from .game import Game
 
-_BUNDLE: dict | None = None
+_BUNDLES: dict = {}
 
 
-def _bundle(edition: str) -> dict:
-    global _BUNDLE
-    if _BUNDLE is None or _BUNDLE["edition"] != edition:
-        _BUNDLE = load_bundle(edition)
-    return _BUNDLE
+def game_bundle(edition: str, sets=()) -> dict:
+    """The bundle of an edition with these sets, loaded once per process."""
+    key = (edition, tuple(sorted(sets or ())))
+    if key not in _BUNDLES:
+        _BUNDLES[key] = load_bundle(edition, sets=key[1]) if key[1] else load_bundle(edition)
+    return _BUNDLES[key]
 
 
 def play_one(edition: str, players: int, seed: int, bots: tuple[str, ...] = (), max_decisions: int = 50_000,
-             options: dict | None = None) -> dict:
+             options: dict | None = None, sets: tuple[str, ...] = ()) -> dict:
     """Play one game with bots at every seat; never raises: an error is part of the record."""
-    bundle = _bundle(edition)
+    bundle = game_bundle(edition, sets)
     kinds = list(bots) + ["random"] * (players - len(bots))
     record = {"seed": seed, "players": players, "bots": kinds, "winners": None, "reason": None, "turns": 0,
               "actions": 0, "decisions": 0, "dogmas": {}, "users": {}, "error": None}
@@ -155,8 +156,9 @@ def map_games(work, tasks: list, jobs: int | None = None, progress=None) -> list
 
 def run(edition: str, players: int, games: int, seed: int, jobs: int | None = None, progress=None,
         bots: tuple[str, ...] = (), backend: str = "local", address: str | None = None,
-        options: dict | None = None) -> list[dict]:
-    tasks = [(edition, players, seed + i, tuple(bots), 50_000, options) for i in range(games)]
+        options: dict | None = None, sets: tuple[str, ...] = ()) -> list[dict]:
+    """sets: the sets (expansions) in play in every game."""
+    tasks = [(edition, players, seed + i, tuple(bots), 50_000, options, tuple(sets)) for i in range(games)]
     if backend == "ray":
         return _run_ray(tasks, jobs, progress, address)
     return map_games(_work, tasks, jobs, progress)

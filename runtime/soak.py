@@ -11,25 +11,17 @@ from __future__ import annotations
 import json
 import random
 
-from innoscript.compiler.bundle import load_bundle
 from .bots import RandomBot, answer_for
 from .game import Game
 from .invariants import violations
-from .simulate import map_games
-
-_BUNDLES: dict = {}
+from .simulate import game_bundle, map_games
 
 
-def _bundle(edition):
-    if edition not in _BUNDLES:
-        _BUNDLES[edition] = load_bundle(edition)
-    return _BUNDLES[edition]
-
-
-def soak_one(edition: str, players: int, seed: int, max_decisions: int = 50_000, options: dict | None = None) -> dict:
+def soak_one(edition: str, players: int, seed: int, max_decisions: int = 50_000, options: dict | None = None,
+             sets: tuple[str, ...] = ()) -> dict:
     rec = {"seed": seed, "actions": 0, "decisions": 0, "violations": [], "error": None}
     try:
-        bundle = _bundle(edition)
+        bundle = game_bundle(edition, sets)
         game = Game.new(edition, players, seed, bundle=bundle, fast=True, options=options)
         bots = [RandomBot(seed * 31 + p) for p in range(players)]
         split_at = random.Random(seed).randint(5, 200)
@@ -67,13 +59,14 @@ def _work(args):
 
 
 def soak(edition: str, players: int, games: int, seed: int = 0, jobs: int | None = None, progress=None,
-         options: dict | None = None) -> dict:
-    """options: the table options every game is created with (runtime/options.py)."""
-    tasks = [(edition, players, seed + i, 50_000, options) for i in range(games)]
+         options: dict | None = None, sets: tuple[str, ...] = ()) -> dict:
+    """options: the table options every game is created with (runtime/options.py); sets: the sets in play."""
+    tasks = [(edition, players, seed + i, 50_000, options, tuple(sets)) for i in range(games)]
     records = map_games(_work, tasks, jobs, progress)
     bad = [r for r in records if r["violations"]]
     errors = [r for r in records if r["error"]]
-    return {"edition": edition, "players": players, "options": options or {}, "games": len(records),
+    return {"edition": edition, "players": players, "options": options or {}, "sets": sorted(sets or ()),
+            "games": len(records),
             "actions": sum(r["actions"] for r in records), "decisions": sum(r["decisions"] for r in records),
             "violations": sum(len(r["violations"]) for r in records), "errors": len(errors),
             "samples": [f"seed {r['seed']}: {r['violations'][0]}" for r in bad[:5]] +

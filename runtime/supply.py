@@ -10,7 +10,7 @@ a set's draw rule decides the starting hands too.
 A draw of a value goes to the first non-empty *base* pile at or above it
 (past the last age the game ends by score).  A plain draw then asks the sets'
 draw rules which set it takes its card from; a draw naming a set
-(``draw echoes [1]``) takes that set.  A set whose pile of that age is empty
+(``draw SET [1]``) takes that set.  A set whose pile of that age is empty
 gives a base card of that age instead.
 """
 from __future__ import annotations

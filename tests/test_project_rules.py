@@ -60,3 +60,67 @@ def test_no_card_script_names_its_own_card_in_a_string():
 def test_the_own_name_check_can_fail():
     assert _names_itself('card "Fission" {\n}\neffect {\n    return a top card other than "Fission" from your board\n}\n')
     assert not _names_itself('card "Fission" {\n}\neffect {\n    return a top card other than this card from your board\n}\n')
+
+
+def _set_names() -> tuple[set[str], set[str]]:
+    """Every set's names (folder, manifest name and label) and the names of its cards and special
+    achievements, read from every set folder and from the expansions' reference."""
+    from innoscript.editions import CARD_NAME_RE
+    sets, names = set(), set()
+    for manifest in (ROOT / "cards" / "sets").glob("*/*/set.json"):
+        data = json.loads(manifest.read_text())
+        sets |= {manifest.parent.parent.name, data.get("set", "")} - {""}
+        names |= {data.get("label", "")} | {s["name"] for s in data.get("special_achievements", [])}
+        for card in manifest.parent.rglob("*.inno"):
+            names |= set(CARD_NAME_RE.findall(card.read_text(errors="ignore")))
+    expansions = REFERENCE.parent / "innovation-expansion-cards.json"
+    if expansions.exists():
+        ref = json.loads(expansions.read_text())
+        for e in ref["editions"].values():
+            for name, s in e.get("sets", {}).items():
+                sets.add(name)
+                names |= {c["name"] for c in s["cards"]} | {a["name"] for a in s.get("special_achievements", [])}
+    return {s.lower() for s in sets}, names - {""}
+
+
+def _naming_sets(text: str, sets: set[str], names: set[str]) -> list[str]:
+    """Where Python source names a set (as a name in the code or as a whole string) or a set's card or
+    special achievement (as a whole string)."""
+    import io
+    import tokenize
+    found = []
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return ["(cannot be read)"]
+    for tok in tokens:
+        if tok.type == tokenize.NAME and tok.string.lower() in sets:
+            found.append(f"{tok.start[0]}: {tok.string}")
+        elif tok.type == tokenize.STRING:
+            body = tok.string.lstrip("rbfuRBFU")[1:-1].strip("'\"")
+            if body.lower() in sets or body in names:
+                found.append(f"{tok.start[0]}: {tok.string}")
+    return found
+
+
+def test_no_python_outside_tests_names_a_set_or_its_cards():
+    """A set's rules are its manifest and InnoScript files; the engine offers general concepts only."""
+    sets, names = _set_names()
+    assert "echoes" in sets and "Perfume" in names       # the reference is read
+    offenders = []
+    for py in ROOT.rglob("*.py"):
+        rel = py.relative_to(ROOT)
+        if rel.parts[0] in ("tests", ".venv", "site", "build") or "benchmarks" in rel.parts:
+            continue
+        offenders += [f"{rel}:{where}" for where in _naming_sets(py.read_text(errors="ignore"), sets, names)]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_set_name_check_can_fail():
+    sets, names = _set_names()
+    assert _naming_sets('if game_set == "echoes":\n    pass\n', sets, names)
+    assert _naming_sets("def echoes_draw(x):\n    return x\n", sets, names) == []    # part of a name is not a name
+    assert _naming_sets("echoes = 1\n", sets, names)
+    assert _naming_sets('special = "Destiny"\n', sets, names)
+    assert _naming_sets('card = "Perfume"\n', sets, names)
+    assert _naming_sets('help = "draw a card of a set"\n', sets, names) == []

@@ -285,3 +285,48 @@ def test_a_save_with_a_hook_the_bundle_lacks_is_refused():
     data["dogma"]["hook"] = "somewhere"
     with pytest.raises(BadSave, match="hook point"):
         Game.load(data, bundle=b)
+
+
+# ---------------------------------------------------------------- scenario files with sets
+
+SCENARIO = """name: a draw at an empty set age
+version: 2
+edition: 3e
+sets: [made_up]
+players: 2
+setup:
+  players:
+    - board: {red: [Archery]}
+      hand: [Oars]
+  supply: {1: [Agriculture (set)], 2: [Calendar (set)]}
+  empty_set_ages: {made_up: [1]}
+do: {draw: true}
+expect:
+  players:
+    - hand: [Oars, Agriculture (set)]
+  set_supply: {made_up: {1: []}}
+"""
+
+
+def test_a_scenario_names_its_sets_puts_set_cards_on_their_own_piles_and_empties_a_set_age(tmp_path):
+    from innoscript.runtime import scenario as S
+    b = bundle_with_set(draw_rule="count(your hand) >= 0")
+    path = tmp_path / "set-draw.yaml"
+    path.write_text(SCENARIO)
+    out = S.run(path, bundle=b)
+    assert out.passed, out.failures
+    st = out.engine.state
+    assert [game_name(out.engine, c) for c in st["set_supply"][SET]["2"][:1]] == ["Calendar (set)"]
+    # with nothing left in the set's age-1 pile, the draw is a base card of that age
+    path.write_text(SCENARIO.replace("1: [Agriculture (set)], ", "").replace("    - hand: [Oars, Agriculture (set)]\n", "    - {}\n"))
+    out = S.run(path, bundle=b)
+    assert out.passed, out.failures
+    drawn = out.engine.state["players"][0]["hand"][-1]
+    assert out.engine.cards.set[drawn] == "base" and out.engine.cards.age[drawn] == 1
+    path.write_text(SCENARIO.replace("sets: [made_up]\n", ""))
+    with pytest.raises(S.ScenarioError, match="sets"):
+        S.run(path, bundle=b)
+
+
+def game_name(engine, cid):
+    return engine.cards.name[cid]
