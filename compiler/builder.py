@@ -517,6 +517,9 @@ class Builder(Transformer):
     def dest_junk(self, meta, c):
         return A.Zone("junk", pos=_pos(meta))
 
+    def dest_available(self, meta, c):
+        return A.Zone("available", pos=_pos(meta))
+
     def _own(kind):
         def f(self, meta, c):
             return A.Owner(kind, pos=_pos(meta))

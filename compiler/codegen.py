@@ -167,8 +167,8 @@ class CodeGen:
 
     def s_Transfer(self, s: A.Transfer, optional: bool = False):
         self.selection(s.selection, s.times, optional)
-        if s.dest.kind == "junk":
-            self.emit(O.MOVE, E("verb", "junk"), pos=s.pos)
+        if s.dest.kind in ("junk", "available"):   # shared zones: a move of 'you', no player operand
+            self.emit(O.MOVE, E("verb", "junk" if s.dest.kind == "junk" else "make_available"), pos=s.pos)
         elif s.dest.kind == "set":
             self.owner(s.dest.owner, s.dest.pos)
             self.emit(O.TRANSFER_SET, self.c.const(s.dest.name), pos=s.pos)

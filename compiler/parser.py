@@ -208,6 +208,9 @@ def _author_mistake(path: str, text: str, tok: Token):
         to = "to " if len(words) > 1 and words[-2].group(0) == "to" else ""
         return Diagnostic("E100", f"'{word}' is not a word of InnoScript; name the owner and the zone", path,
                           at(prev), f"write '{to}{repl} score pile' (or '{to}{repl} hand', '{to}{repl} board')")
+    if tok.value == "available" and prev is not None and prev.group(0) in ("your", "my", "their"):
+        return Diagnostic("E100", "the available achievements belong to no player", path, at(prev),
+                          "write 'to available achievements' (the shared zone any player may achieve from)")
     line_start = text.rfind("\n", 0, offset) + 1
     line_end = text.find("\n", offset)
     line_text = text[line_start:line_end if line_end >= 0 else len(text)]

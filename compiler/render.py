@@ -377,6 +377,9 @@ class Renderer:
                 and sel.filters[0].kind == "color" and isinstance(sel.filters[0].color, A.Name)
                 and sel.filters[0].color.name not in self.lets and sel.filters[0].color.name not in self.binds):
             return f"{self.owner(src.owner)} {sel.position} {sel.filters[0].color.name} card"
+        if (sel.position and (sel.quantity is None or sel.quantity.kind == "one") and isinstance(src, A.Zone)
+                and src.kind == "deck" and not sel.filters):
+            return f"the {sel.position} card of {self.zone(src)}"
         return self._selection(sel)
 
     def _selection(self, sel: A.Selection) -> str:

@@ -1,4 +1,5 @@
-"""Card moves: meld, tuck, score, return, junk, reveal, transfer, exchange, splay and rearrange.
+"""Card moves: meld, tuck, score, return, junk, reveal, transfer (to the available achievements too), exchange,
+splay and rearrange.
 
 Every move an effect makes goes through here, so each one emits its event,
 counts as a change for the sharing bonus (``_count_change``), records what
@@ -12,7 +13,7 @@ from .state import bump, locate, place, remove_from_anywhere, unshow
 
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "taken",
-        "transfer": "transferred", "exchange": "exchanged", "draw": "drawn"}
+        "transfer": "transferred", "make_available": "transferred", "exchange": "exchanged", "draw": "drawn"}
 
 
 class Moves:
@@ -70,6 +71,10 @@ class Moves:
             place(self.cards, st, cid, "achievements", p)
         elif verb == "take":
             place(self.cards, st, cid, "hand", p)
+        elif verb == "make_available":   # face down among the achievements anyone may achieve
+            place(self.cards, st, cid, "available", None)
+            self.emit("transfer", player=p, to=None, zone="available", card=cid, **self._origin(where))
+            return
         self.emit(verb, player=p, card=cid, **self._origin(where))
 
     def _reveal(self, p: int, cid: int):

@@ -147,6 +147,9 @@ def board_cards(state: dict, p: int) -> list[int]:
 
 
 def is_top(state: dict, cid: int) -> bool:
+    """Whether the card is on top of its pile: a board pile or a supply pile (deck)."""
+    if any(pile and pile[0] == cid for pile in state["supply"].values()):
+        return True
     for pl in state["players"]:
         for pile in pl["board"].values():
             if pile["cards"] and pile["cards"][0] == cid:
@@ -155,6 +158,8 @@ def is_top(state: dict, cid: int) -> bool:
 
 
 def is_bottom(state: dict, cid: int) -> bool:
+    if any(pile and pile[-1] == cid for pile in state["supply"].values()):
+        return True
     for pl in state["players"]:
         for pile in pl["board"].values():
             if pile["cards"] and pile["cards"][-1] == cid:

@@ -185,6 +185,8 @@ class Terminal:
                             f" {self.ZONES.get(src, src)}" if src not in ("supply",) else " from the supply"
                 if isinstance(e.get("to"), int) and e["to"] != e.get("player"):
                     line += f" to {names[e['to']]}'s {self.ZONES.get(e.get('zone'), e.get('zone') or '')}"
+                elif e.get("zone") == "available":
+                    line += " to the available achievements"
             elif t == "achieve":
                 line = f"{who} achieves age {e.get('age')}"
             elif t == "splay":

@@ -243,6 +243,8 @@ def reveals_hidden(events: list[dict], state_before: dict | None = None, people=
             seen = [ev.get("player")]
         elif t in ("reveal", "exchange"):
             seen = everyone
+        elif t == "transfer" and ev.get("zone") == "available":   # face down: no one sees it
+            continue
         elif t in ("meld", "tuck", "transfer", "take", "keep", "score", "return") and ev.get("from") in hidden_zones:
             to_player = ev.get("to", ev.get("player"))
             if t in ("meld", "tuck") or ev.get("zone") == "board":
