@@ -628,6 +628,8 @@ class Renderer:
             return f"the rank of {self.plain(a[0])} splay"
         if f == "highest_splay":
             return f"{self.possessive(a[0])} highest splay"
+        if f == "eligible":
+            return f"you are eligible to achieve {self.expr(a[0])}"
         if f == "all_colors":
             return "any color"
         if f == "all_icons":

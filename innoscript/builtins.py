@@ -60,4 +60,6 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("echo_effects", ("cards",), "int", "how many echo effects the cards show (visible ones for board cards)"),
     Builtin("splay_rank", ("str",), "int", "a splay direction's rank in the edition's order ('none' 0, then 1, 2, ...)"),
     Builtin("highest_splay", ("player",), "str", "the player's highest-ranked splay direction ('none' when nothing is splayed)"),
+    Builtin("eligible", ("cards",), "bool",
+            "whether you may achieve the card now: the Achieve action's test on its value (every card, at least one)"),
 ]}

@@ -6,7 +6,7 @@ test checks that every builtin of the table has an implementation here.
 from __future__ import annotations
 
 from . import teams
-from .state import is_top, locate, pile_icons, points
+from .state import is_top, locate, may_achieve, pile_icons, points
 
 
 def _list(v):
@@ -125,6 +125,11 @@ def _points(e, f, p):
 
 def _achievements(e, f, p):
     return teams.achievement_count(e.state, p) if p is not None else 0   # a team's are pooled
+
+
+def _eligible(e, f, cs):
+    cs = _list(cs)
+    return bool(cs) and all(may_achieve(e.cards, e.state, f["you"], e.cards.age[c]) for c in cs)
 
 
 def _demand_effects(e, f, cs):
@@ -277,6 +282,7 @@ IMPLEMENTATIONS = {
     "was_foreseen": _was_foreseen, "set": _set, "bonus": _bonus, "bonuses": _bonuses,
     "bonus_points": _bonus_points, "echo_effects": _echo_effects, "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
+    "eligible": _eligible,
 }
 
 

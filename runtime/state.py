@@ -214,6 +214,12 @@ def highest_top_value(cards: Cards, state: dict, p: int) -> int:
     return max((cards.age[c] for c in top_cards(state, p)), default=0)
 
 
+def may_achieve(cards: Cards, state: dict, p: int, value: int) -> bool:
+    """The achieve test: a score of at least 5 per age and a top card of at least that value (the Achieve
+    action and the eligible() builtin both ask this)."""
+    return points(cards, state, p) >= 5 * value and highest_top_value(cards, state, p) >= value
+
+
 # ---------------------------------------------------------------- moves
 
 def bump(state: dict, p: int | None) -> None:

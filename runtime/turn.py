@@ -13,7 +13,7 @@ order, opponents, neighbours, teams) is runtime/teams.py's.
 from __future__ import annotations
 
 from . import teams
-from .state import highest_top_value, points, remove_from_anywhere, top_cards
+from .state import highest_top_value, may_achieve, remove_from_anywhere, top_cards
 
 
 class Turn:
@@ -55,9 +55,8 @@ class Turn:
         st = self.state
         acts = [{"type": "draw"}]
         acts += [{"type": "meld", "card": c} for c in st["players"][p]["hand"]]
-        score, top = points(self.cards, st, p), highest_top_value(self.cards, st, p)
         ages = sorted({self.cards.age[c] for c in st["available"]["standard"]})
-        acts += [{"type": "achieve", "age": a} for a in ages if score >= 5 * a and top >= a]
+        acts += [{"type": "achieve", "age": a} for a in ages if may_achieve(self.cards, st, p, a)]
         # A card whose file has no effects yet is not implemented: its dogma is not offered.
         acts += [{"type": "dogma", "card": c} for c in top_cards(st, p) if self.cards.cards[c]["effects"]]
         if self._parley() and st["players"][p]["hand"]:
