@@ -208,8 +208,9 @@ def _author_mistake(path: str, text: str, tok: Token):
         to = "to " if len(words) > 1 and words[-2].group(0) == "to" else ""
         return Diagnostic("E100", f"'{word}' is not a word of InnoScript; name the owner and the zone", path,
                           at(prev), f"write '{to}{repl} score pile' (or '{to}{repl} hand', '{to}{repl} board')")
-    if tok.value == "available" and prev is not None and prev.group(0) in ("your", "my", "their"):
-        return Diagnostic("E100", "the available achievements belong to no player", path, at(prev),
+    owned = list(re.finditer(r"\b(your|my|their)\s+available\s+achievements\b", text[:offset]))
+    if owned and not text[owned[-1].end():offset].strip():   # read as a set's zone, then stuck after it
+        return Diagnostic("E100", "the available achievements belong to no player", path, at(owned[-1]),
                           "write 'to available achievements' (the shared zone any player may achieve from)")
     line_start = text.rfind("\n", 0, offset) + 1
     line_end = text.find("\n", offset)
