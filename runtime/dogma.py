@@ -170,6 +170,9 @@ class Dogma:
             return bool(d.get("shared"))
         return bool(d["shared_change"])
 
+    def free_dogma(self, frame, cid: int, foreseen: bool):
+        raise vm.NotInRuntime("a free Dogma of a card ('dogma X')")
+
     def execute(self, frame, cid: int, kind: str):
         depth = frame.get("depth", 0) + 1
         if depth > MAX_EXECUTE_DEPTH:

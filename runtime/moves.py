@@ -10,6 +10,11 @@ primitive placement (which end of a pile, which zone) is runtime/state.py's.
 from __future__ import annotations
 
 from .state import bump, locate, place, remove_from_anywhere, unshow
+from innoscript.opcodes import ENUMS
+from .vm import NotInRuntime
+
+# The set zones' moves (issue 17) are compiled already; until the runtime has them they stop the effect.
+NOT_YET = {"foreshadow": "foreshadowing (a move to the forecast)", "promote": "promoting (a meld from the forecast)"}
 
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "taken",
@@ -98,6 +103,8 @@ class Moves:
         frame["left_piles"] = (recs + [[cid, p, color] + pile[pile.index(cid) + 1:]])[-8:]
 
     def move(self, frame, cids: list, verb: str) -> list:
+        if verb in NOT_YET:
+            raise NotInRuntime(NOT_YET[verb])
         p = frame["you"]
         moved = []
         if verb in ("meld", "tuck"):
@@ -165,6 +172,8 @@ class Moves:
             self.after_change()
 
     def transfer(self, frame, cids: list[int], target, zone: str) -> list[int]:
+        if zone not in ENUMS["zone"]:   # a set's zone, named by its manifest
+            raise NotInRuntime(f"a transfer to a set's zone ({zone})")
         st = self.state
         targets = target if isinstance(target, list) else [target]
         to = targets[0] if targets else frame["you"]

@@ -18,7 +18,9 @@ from __future__ import annotations
 import random
 
 from . import sets
+from .moves import NOT_YET
 from .state import Cards, draw_age, supply_pile
+from .vm import NotInRuntime
 
 
 def deal(cards: Cards, state: dict, seed: int) -> None:
@@ -73,6 +75,8 @@ class Supply:
         return cid
 
     def draw_effect(self, frame, count: int, value: int, then: str, from_set: str | None = None) -> list[int]:
+        if then in NOT_YET:
+            raise NotInRuntime(NOT_YET[then])
         p = frame["you"]
         drawn = []
         for _ in range(max(count, 0)):
