@@ -142,24 +142,25 @@ def compile_hooks(text: str, path: str, vocab: Vocabulary) -> list[dict]:
     return out
 
 
-def compile_number(text: str, where: str, vocab: Vocabulary) -> dict:
-    """Compile a manifest number expression (a zone's limit, a set's score) to a condition chunk."""
-    wrapped = f'card "$number" {{ }}\neffect {{ record n = ({text}) }}\n'
+def _manifest_chunk(wrapped: str, where: str, vocab: Vocabulary, pick) -> dict:
+    """Compile a manifest expression: wrapped in a throw-away card, parsed, then `pick` finds the expression."""
     card, types = parse_card(wrapped, where, vocab, check_meta=False)
-    expr = card.effects[0].body[0].expr
+    expr = pick(card.effects[0].body[0])
     chunk = CodeGen(types).condition(expr, expr.pos).to_json()
     chunk["max_stack"] = verify(chunk)
     return chunk
 
 
+def compile_number(text: str, where: str, vocab: Vocabulary) -> dict:
+    """Compile a manifest number expression (a zone's limit, a set's score) to a condition chunk."""
+    return _manifest_chunk(f'card "$number" {{ }}\neffect {{ record n = ({text}) }}\n', where, vocab,
+                           lambda stmt: stmt.expr)
+
+
 def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
     """Compile a manifest expression (a special achievement's condition)."""
-    wrapped = f'card "$condition" {{ }}\neffect {{ if {text} {{ }} }}\n'
-    card, types = parse_card(wrapped, where, vocab, check_meta=False)
-    cond = card.effects[0].body[0].cond
-    chunk = CodeGen(types).condition(cond, cond.pos).to_json()
-    chunk["max_stack"] = verify(chunk)
-    return chunk
+    return _manifest_chunk(f'card "$condition" {{ }}\neffect {{ if {text} {{ }} }}\n', where, vocab,
+                           lambda stmt: stmt.cond)
 
 
 @functools.cache
