@@ -15,6 +15,7 @@ from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import BadSave, Game, IllegalAnswer, RuntimeFault
 from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.invariants import violations
+from mutation import random_place
 
 EXAMPLES = int(os.environ.get("INNOSCRIPT_FUZZ_EXAMPLES", "300"))
 
@@ -54,15 +55,7 @@ JUNK = [None, True, False, -1, 0, 1, 2, 7, 10 ** 6, 10 ** 20, 1.5, "", "x", "red
 
 def _mutate(rng, data):
     for _ in range(rng.randint(1, 3)):
-        node, parent, key = data, None, None
-        for _ in range(rng.randint(1, 7)):
-            if isinstance(node, dict) and node:
-                parent, key = node, rng.choice(list(node))
-            elif isinstance(node, list) and node:
-                parent, key = node, rng.randrange(len(node))
-            else:
-                break
-            node = parent[key]
+        node, parent, key = random_place(rng, data, rng.randint(1, 7))
         if parent is None:
             continue
         r = rng.random()

@@ -14,6 +14,7 @@ import yaml
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import scenario as S
+from mutation import random_place
 
 ROOT = Path(__file__).parent / "scenarios"
 BASE = (ROOT / "3e" / "age1" / "archery-demand.yaml").read_text()
@@ -114,15 +115,7 @@ def _mutations(rng, data, bundle):
             [rng.choice(names)], {"cards": [rng.choice(names)], "splay": "up"}]
     for _ in range(rng.randint(1, 4)):
         # pick a random place in the document and replace, delete or add there
-        node, parent, key = data, None, None
-        for _ in range(rng.randint(0, 5)):
-            if isinstance(node, dict) and node:
-                parent, key = node, rng.choice(list(node))
-            elif isinstance(node, list) and node:
-                parent, key = node, rng.randrange(len(node))
-            else:
-                break
-            node = parent[key]
+        node, parent, key = random_place(rng, data, rng.randint(0, 5))
         if parent is None:
             continue
         op = rng.random()
