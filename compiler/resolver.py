@@ -162,6 +162,10 @@ class Resolver:
         known = self.v.icons + ([self.v.hex] if allow_hex else [])
         if name in known:
             return True
+        if name == self.v.hex:
+            self.r.error("E201", f"'{name}' is not an icon a card shows here", pos,
+                         f"count visible hexes with icons({name}, CARDS)")
+            return False
         self.r.error("E201", f"unknown icon '{name}'", pos, did_you_mean(name, known))
         return False
 
@@ -491,7 +495,7 @@ class Resolver:
         for i, a in enumerate(e.args):
             want = b.args[0] if b.variadic else (b.args[i] if i < len(b.args) else "any")
             if want == "icon" and isinstance(a, A.Name) and self.lookup(a.name) is None:
-                self.icon_name(a.name, a.pos)
+                self.icon_name(a.name, a.pos, allow_hex=b.hex)
                 self.types[id(a)] = "icon"
             elif want == "str" and isinstance(a, A.Str):
                 self.types[id(a)] = "str"

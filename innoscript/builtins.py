@@ -16,6 +16,7 @@ class Builtin:
     result: str
     doc: str
     variadic: bool = False
+    hex: bool = False        # its icon argument may be the hex (music notes and other hex-like icons count)
 
 
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
@@ -27,7 +28,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("colors", ("cards",), "colors", "the different colours among the cards, in colour order"),
     Builtin("values_of", ("cards",), "values", "the different values among the cards"),
     Builtin("values", ("int",), "values", "a list of values: values(7, 8)", variadic=True),
-    Builtin("icons", ("icon", "cards"), "int", "how many of the icon the cards show (visible icons for board cards)"),
+    Builtin("icons", ("icon", "cards"), "int", "how many of the icon the cards show (visible icons for board cards; "
+                                               "'hex' counts hexes, music notes included)", hex=True),
     Builtin("top", ("cards", "color"), "cards", "the top card of that colour among board cards"),
     Builtin("pile", ("player", "color"), "cards", "the player's pile of that colour, top first"),
     Builtin("first", ("cards", "int"), "cards", "the first n of an ordered set (a pile: its top n cards)"),

@@ -56,7 +56,7 @@ def _icons(e, f, icon, cs):
     if not cs:
         return 0
     piles = e.state["players"][f["you"]]["board"].values() if "you" in f else ()
-    if cs == [c for pile in piles for c in pile["cards"]]:   # a whole board: its piles' tables
+    if icon != e.cards.hex and cs == [c for pile in piles for c in pile["cards"]]:   # a whole board: its piles' tables
         return sum(pile_icons(e.cards, pile).get(icon, 0) for pile in piles)
     key = (e.state.get("rev", 0), tuple(cs))
     counts = e.icon_cache.get(key)
@@ -68,21 +68,30 @@ def _icons(e, f, icon, cs):
     return counts.get(icon, 0)
 
 
+def _hex_like(cards) -> set:
+    """The hex and the icons the sets in play count as the hex (music notes)."""
+    if not hasattr(cards, "hex_like"):
+        cards.hex_like = {cards.hex} | {name for n in cards.set_names
+                                        for name, spec in cards.bundle["sets"][n]["manifest"].get("icons", {}).items()
+                                        if spec.get("counts_as") == cards.hex}
+    return cards.hex_like
+
+
 def _count_icons(e, cs) -> dict:
-    """Every icon the cards show, in one pass: visible icons for board cards, printed ones elsewhere."""
+    """Every icon the cards show, in one pass: visible icons for board cards, printed ones elsewhere; the
+    hex's count (under its own name) takes in every visible hex-like icon too."""
     cards = e.cards
-    on_board = {}
-    for pl in e.state["players"]:
-        for pile in pl["board"].values():
-            for i, c in enumerate(pile["cards"]):
-                on_board[c] = (pile["splay"], i == 0)
+    hexes = _hex_like(cards)
+    places = _board_places(e)
     counts: dict = {}
     for c in cs:
-        where = on_board.get(c)
-        shown = [i for i in cards.printed[c] if i != cards.hex] if where is None else \
-            cards.visible_icons(c, where[0], where[1])
-        for i in shown:
-            counts[i] = counts.get(i, 0) + 1
+        printed = cards.printed[c]
+        for k in _shown_positions(e, c, places):
+            i = printed[k]
+            if i in hexes:
+                counts[cards.hex] = counts.get(cards.hex, 0) + 1
+            if i != cards.hex:
+                counts[i] = counts.get(i, 0) + 1
     return counts
 
 

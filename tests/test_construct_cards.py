@@ -2,14 +2,15 @@
 
 Each card file reuses a 3rd-edition card's header; its compiled effects replace that card's in a copy of
 the edition's bundle, so the scenarios beside it (same stem, then '--' and the case) run the construct
-through the real engine. Each test card's disassembly and English are pinned."""
+through the real engine. A card file whose first line is '# sets: NAME' is compiled and run with that set
+in play (its scenarios say 'sets: [NAME]'). Each test card's disassembly and English are pinned."""
 import copy
 from pathlib import Path
 
 import pytest
 
 from conftest import regenerate
-from innoscript.compiler.bundle import compile_card, parse_card, vocabulary
+from innoscript.compiler.bundle import compile_card, edition_vocabulary, load_bundle, parse_card
 from innoscript.compiler.disasm import disassemble_card
 from innoscript.compiler.render import render_text
 from innoscript.editions import load_edition
@@ -20,17 +21,21 @@ GOLDEN = Path(__file__).parent / "golden" / "dis" / "constructs"
 CARDS = sorted(HERE.glob("*.inno"))
 
 
-def _vocab():
-    ed = load_edition("3e")
-    return vocabulary(ed.manifest, ed.card_names)
+def _sets(path) -> list[str]:
+    first = path.read_text().split("\n", 1)[0]
+    return first.split(":", 1)[1].split() if first.startswith("# sets:") else []
+
+
+def _vocab(path):
+    return edition_vocabulary(load_edition("3e", sets=_sets(path)))
 
 
 def _compile(path):
-    return compile_card(path.read_text(), path.name, _vocab()).data
+    return compile_card(path.read_text(), path.name, _vocab(path)).data
 
 
 def _bundle_for(path, bundle3e):
-    b = copy.deepcopy(bundle3e)
+    b = copy.deepcopy(load_bundle("3e", sets=_sets(path)) if _sets(path) else bundle3e)
     compiled = _compile(path)
     card = next(c for c in b["cards"] if c["name"] == compiled["name"])
     card["effects"] = compiled["effects"]
@@ -56,7 +61,7 @@ def test_every_test_card_has_a_scenario(path):
 def test_golden_disassembly_and_english(path):
     text = path.read_text()
     data = _compile(path)
-    out = disassemble_card(data, text) + "\n---- English\n" + render_text(parse_card(text, path.name, _vocab())[0]) + "\n"
+    out = disassemble_card(data, text) + "\n---- English\n" + render_text(parse_card(text, path.name, _vocab(path))[0]) + "\n"
     golden = GOLDEN / (path.stem + ".txt")
     if regenerate():
         golden.parent.mkdir(parents=True, exist_ok=True)
