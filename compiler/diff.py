@@ -12,7 +12,15 @@ from dataclasses import dataclass, field
 from . import ast as A
 from .render import Renderer
 
-META = ("age", "color", "icons", "dogma")
+META = ("age", "color", "icons", "bonuses", "dogma")
+
+
+def _texts(card: A.Card) -> list[str]:
+    """Each effect's English in the card's effect order (an echo effect included, where the renderer
+    prints it apart)."""
+    r = Renderer()
+    r.this = card.name
+    return [r.effect(e) for e in card.effects]
 
 
 @dataclass
@@ -29,7 +37,7 @@ class CardDiff:
             return "not scripted yet in the new edition"
         parts = list(self.meta)
         for e in self.effects:
-            parts.append(f"effect {e['index']} {e['change']}")
+            parts.append(f"{'echo effect' if e.get('kind') == 'echo' else 'effect'} {e['index']} {e['change']}")
         return "; ".join(parts) or "no change"
 
     def to_json(self) -> dict:
@@ -50,7 +58,7 @@ def diff_card(old: A.Card | None, new: A.Card | None) -> CardDiff:
         if a != b:
             d.meta.append(f"{key}: {a if not isinstance(a, list) else ' '.join(a)} -> "
                           f"{b if not isinstance(b, list) else ' '.join(b)}")
-    ro, rn = Renderer().card(old)["effects"], Renderer().card(new)["effects"]
+    ro, rn = _texts(old), _texts(new)
     for i in range(max(len(old.effects), len(new.effects))):
         eo = old.effects[i] if i < len(old.effects) else None
         en = new.effects[i] if i < len(new.effects) else None
@@ -58,7 +66,8 @@ def diff_card(old: A.Card | None, new: A.Card | None) -> CardDiff:
             continue
         change = "added" if eo is None else "removed" if en is None else (
             "kind changed" if eo.kind != en.kind else "changed")
-        d.effects.append({"index": i + 1, "change": change, "old": ro[i] if eo is not None else None,
+        d.effects.append({"index": i + 1, "kind": (en or eo).kind, "change": change,
+                          "old": ro[i] if eo is not None else None,
                           "new": rn[i] if en is not None else None})
     if d.meta or d.effects:
         d.status = "changed"

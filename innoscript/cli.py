@@ -152,11 +152,11 @@ def cmd_dis(args) -> int:
     from innoscript.editions import load_edition, source_path
 
     try:
-        bundle = load_bundle(args.edition)
+        bundle = load_bundle(args.edition, sets=args.sets or ())
     except CompileError as err:
         # Another card is broken: compile just the one asked for.
         try:
-            edition = load_edition(args.edition)
+            edition = load_edition(args.edition, sets=args.sets or ())
         except CompileError as err2:
             return _errors_out(err2)
         src = next((s for s in edition.sources if (s.name or "").lower() == args.card.lower()), None)
@@ -188,6 +188,8 @@ def cmd_scenario(args) -> int:
         if not path.exists():
             raise Misuse(f"no such file or folder: {p}")
         files += sorted(path.rglob("*.yaml")) + sorted(path.rglob("*.json")) if path.is_dir() else [path]
+    if args.sets:
+        files = [f for f in files if _scenario_sets(f) in (None, args.sets)]
     results = []
     for f in files:
         started = time.perf_counter()
@@ -219,6 +221,15 @@ def cmd_scenario(args) -> int:
     else:
         console.print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
+
+
+def _scenario_sets(path: Path):
+    """The sets a scenario file plays with (None when it cannot be read: it runs, and reports why)."""
+    from innoscript.runtime.scenario import ScenarioError, read
+    try:
+        return sorted(read(path).get("sets", []))
+    except ScenarioError:
+        return None
 
 
 def _junit(results: list[dict]) -> str:
@@ -295,10 +306,12 @@ def cmd_simulate(args) -> int:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     _check_players(args.edition, args.players)
+    sets = tuple(args.sets or ())
     try:
-        bundle = load_bundle(args.edition)
+        bundle = load_bundle(args.edition, sets=sets)
     except CompileError as err:
         return _errors_out(err)
+    _set_warnings(bundle, "innoscript simulate")
     bots = tuple(b.strip() for b in args.bots.split(",")) if args.bots else ()
     bad = [b for b in bots if b not in BOTS]
     if bad or len(bots) > args.players:
@@ -309,11 +322,11 @@ def cmd_simulate(args) -> int:
     console = Console(stderr=True, highlight=False)
     columns = [TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn()]
     with Progress(*columns, console=console, disable=args.format == "json" or not console.is_terminal) as bar:
-        task = bar.add_task(f"{args.edition}, {args.players} players", total=args.games)
+        task = bar.add_task(f"{'+'.join((args.edition,) + sets)}, {args.players} players", total=args.games)
         try:
             records = S.run(bundle["edition"], args.players, args.games, args.seed, args.jobs or None,
                             progress=lambda: bar.advance(task), bots=bots, backend=args.backend,
-                            address=args.address, options=options)
+                            address=args.address, options=options, sets=sets)
         except RuntimeError as err:
             print(f"error: {err}", file=sys.stderr)
             return 1
@@ -323,12 +336,14 @@ def cmd_simulate(args) -> int:
                 f.write(json.dumps(r, sort_keys=True) + "\n")
     summary = S.summarise(records, args.players, [c["name"] for c in bundle["cards"]])
     if args.plots:
-        S.plots(summary, args.plots, f"{bundle['edition']}, {args.players} players, {args.games} games")
+        S.plots(summary, args.plots, f"{'+'.join([bundle['edition'], *sets])}, {args.players} players, {args.games} games")
     if args.format == "json":
         print(json.dumps(summary.to_json(), indent=2))
     else:
         from rich.table import Table
         out = _console()
+        if sets:
+            out.print(f"sets in play: {', '.join(sets)}")
         out.print(f"games {summary.games}, errors {summary.errors}, mean turns {summary.mean_turns}, "
                   f"mean actions {summary.mean_actions}")
         table = Table(title="how the games ended")
@@ -377,18 +392,23 @@ def cmd_soak(args) -> int:
     checked = [_options(args, n) for n in counts]
     if any(o is None for o in checked):
         return 2
+    sets = tuple(args.sets or ())
+    if sets:
+        from innoscript.compiler.bundle import load_bundle
+        _set_warnings(load_bundle(args.edition, sets=sets), "innoscript soak")
     with Progress(console=console, disable=args.format == "json" or not console.is_terminal) as bar:
         for n, options in zip(counts, checked):
-            task = bar.add_task(f"{args.edition}, {n} players", total=args.games)
+            task = bar.add_task(f"{'+'.join((args.edition,) + sets)}, {n} players", total=args.games)
             results.append(soak(args.edition, n, args.games, args.seed, args.jobs or None,
-                                progress=lambda: bar.advance(task), options=options))
+                                progress=lambda: bar.advance(task), options=options, sets=sets))
     if args.format == "json":
         print(json.dumps(results, indent=2))
     else:
         out = Console(highlight=False)
         for r in results:
             opts = "".join(f", {k} {v}" for k, v in r.get("options", {}).items() if v not in ("none", False))
-            out.print(f"{r['edition']} {r['players']} players{opts}: games {r['games']}, actions {r['actions']}, "
+            label = "+".join([r["edition"], *r.get("sets", [])])
+            out.print(f"{label} {r['players']} players{opts}: games {r['games']}, actions {r['actions']}, "
                       f"decisions {r['decisions']}, violations {r['violations']}, errors {r['errors']}")
             for s in r["samples"]:
                 out.print(f"   [red]{s}[/red]")
@@ -448,7 +468,7 @@ def cmd_errata(args) -> int:
     from innoscript.diagnostics import CompileError
 
     try:
-        edition, asts = _edition_asts(args.edition)
+        edition, asts = _edition_asts(args.edition, args.sets or ())
         cards, problem = _pick_cards(asts, args.card, args.set, edition.name)
         if problem:
             print(f"error: {problem}", file=sys.stderr)
@@ -492,8 +512,8 @@ def cmd_diff(args) -> int:
     from rich.text import Text
 
     try:
-        old_ed, old = _edition_asts(args.old)
-        new_ed, new = _edition_asts(args.new)
+        old_ed, old = _edition_asts(args.old, args.sets or ())
+        new_ed, new = _edition_asts(args.new, args.sets or ())
     except CompileError as err:
         return _errors_out(err)
     con = _console()
@@ -516,7 +536,8 @@ def cmd_diff(args) -> int:
             table.add_column(new_ed.name)
             for e in d.effects:
                 # Rendered text holds "[castle]" and "[3]": plain Text, never rich markup.
-                table.add_row(f"{e['index']} ({e['change']})", Text(e["old"] or "-"), Text(e["new"] or "-"))
+                label = f"{'echo ' if e.get('kind') == 'echo' else ''}{e['index']} ({e['change']})"
+                table.add_row(label, Text(e["old"] or "-"), Text(e["new"] or "-"))
             con.print(table)
         return 0
     diffs = diff_editions(old, new)
@@ -609,7 +630,7 @@ def cmd_play(args) -> int:
     options = _options(args, args.players) if not args.load else {}
     if options is None:
         return 2
-    return play(args.edition, args.players, seats, args.seed, args.load, options=options)
+    return play(args.edition, args.players, seats, args.seed, args.load, options=options, sets=args.sets or ())
 
 
 class Misuse(Exception):
@@ -721,6 +742,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript errata --edition myset --set myset --reference mine.json", "only the cards of one set")])
     c.add_argument("card", nargs="?", help="one card: both texts and their word diff (default: every card)")
     c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.add_argument("--set", help="only the cards of this set (the card header's 'set'; default: every set)")
     c.add_argument("--reference", required=True, metavar="FILE",
                    help="reference JSON of printed texts (required; e.g. innovation-base-cards.json)")
@@ -732,8 +754,10 @@ def build_parser() -> argparse.ArgumentParser:
     c = _sub(sub, "diff", "what changed between two editions (compared on the scripts' meaning)", [
         ("innoscript diff", "every card that changed from 3e to 4e"),
         ("innoscript diff Alchemy", "one card, both renderings side by side"),
-        ("innoscript diff --from 3e --to myset --format json", "your own set against the edition it builds on")])
+        ("innoscript diff --from 3e --to myset --format json", "your own set against the edition it builds on"),
+        ("innoscript diff --sets echoes", "the Echoes cards too, 3rd against 4th edition")])
     c.add_argument("card", nargs="?", help="one card to compare (default: every card)")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.add_argument("--from", dest="old", default="3e", metavar="EDITION", help="the older edition")
     c.add_argument("--to", dest="new", default="4e", metavar="EDITION", help="the newer edition")
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
@@ -759,8 +783,10 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript play --players 3 --bots human,random,random", "you against two bots"),
         ("innoscript play --load saved.json", "resume a saved game"),
         ('innoscript play --players 4 --bots human,random,random,random --options \'{"teams": "1+3"}\'',
-         "2 vs 2, you and player 3 against two bots")])
+         "2 vs 2, you and player 3 against two bots"),
+        ("innoscript play --sets echoes --bots human,random", "with Echoes of the Past, against a bot")])
     c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP + "; a loaded game keeps its own")
     c.add_argument("--players", type=_int_in(1, 99), default=2, help="number of players")
     c.add_argument("--bots", help="per seat, comma-separated: human or a bot (search, heuristic, greedy, random); seats not named are "
                         "played by the search bot (default: everyone human)")
@@ -801,8 +827,10 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript simulate --games 100", "100 two-player 3rd-edition games"),
         ("innoscript simulate --edition 4e --players 3 --bots greedy,random,random", "a greedy bot against two random"),
         ("innoscript simulate --games 1000 --plots plots/ --out games.jsonl", "charts and one record per game"),
-        ('innoscript simulate --players 4 --options \'{"teams": "random"}\'', "2 vs 2 team games")])
+        ('innoscript simulate --players 4 --options \'{"teams": "random"}\'', "2 vs 2 team games"),
+        ("innoscript simulate --edition 4e --sets echoes --games 20", "with Echoes of the Past")])
     c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.add_argument("--players", type=_int_in(1, 99), default=2, help="players per game")
     c.add_argument("--games", type=_int_in(1), default=100, help="number of games")
     c.add_argument("--seed", type=_int_in(0), default=0, help="first seed; game i uses seed + i")
@@ -820,8 +848,10 @@ def build_parser() -> argparse.ArgumentParser:
     c = _sub(sub, "soak", "seeded random games in checked mode: invariants after every answer", [
         ("innoscript soak --games 100", "100 checked two-player games"),
         ("innoscript soak --edition 4e --players 2,3,4,5 --format json", "every player count, as JSON"),
-        ('innoscript soak --players 4 --options \'{"teams": "1+2"}\'', "checked 2 vs 2 games, players 1 and 2 partners")])
+        ('innoscript soak --players 4 --options \'{"teams": "1+2"}\'', "checked 2 vs 2 games, players 1 and 2 partners"),
+        ("innoscript soak --sets echoes --games 20", "checked games with Echoes of the Past")])
     c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.add_argument("--players", default="2", help="player counts, comma-separated (e.g. 2,3,4)")
     c.add_argument("--games", type=_int_in(1), default=100, help="games per player count")
     c.add_argument("--seed", type=_int_in(0), default=0, help="first seed; game i uses seed + i")
@@ -833,8 +863,11 @@ def build_parser() -> argparse.ArgumentParser:
     c = _sub(sub, "scenario", "run scenario files (files or folders) and report each", [
         ("innoscript scenario tests/scenarios/3e", "every scenario of an edition"),
         ("innoscript scenario -v tests/scenarios/3e/age1/metalworking-repeat.yaml", "one file, passes listed too"),
-        ("innoscript scenario --format json --junit results.xml tests/scenarios", "records for tools and CI")])
+        ("innoscript scenario --format json --junit results.xml tests/scenarios", "records for tools and CI"),
+        ("innoscript scenario --sets echoes tests/scenarios", "only the scenarios played with Echoes")])
     c.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append",
+                   help="run only the scenarios whose sets in play are these, e.g. echoes (default: every scenario)")
     c.add_argument("-v", "--verbose", action="store_true", help="list passing scenarios too")
     c.add_argument("--format", choices=["text", "json"], default="text",
                    help="text, or json: one record per file (default: %(default)s)")
@@ -844,9 +877,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = _sub(sub, "dis", "disassemble a card's bytecode beside its source", [
         ("innoscript dis Metalworking", "each instruction beside its source line"),
-        ("innoscript dis Alchemy --edition 4e", "another edition's card")])
+        ("innoscript dis Alchemy --edition 4e", "another edition's card"),
+        ("innoscript dis Bangle --sets echoes", "a card of a set")])
     c.add_argument("card", help="card name (any case)")
     c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.set_defaults(func=cmd_dis)
 
     c = _sub(sub, "completion", "print a shell completion script for innoscript", [
@@ -884,6 +919,42 @@ def _check_editions(args) -> None:
                          + (f"; did you mean {hint!r}?" if hint else ""), "E500")
 
 
+def _set_editions(name: str) -> list[str]:
+    from innoscript.editions import card_roots
+    return sorted({p.parent.name for r in card_roots() for p in (r / "sets" / name).glob("*/set.json")})
+
+
+def _check_sets(args) -> None:
+    """--sets, found wrong before any work: each name is a set folder, and the set has the command's edition(s).
+    The names are normalised in place (lower case, sorted, without repeats)."""
+    from innoscript.diagnostics import suggest
+    from innoscript.editions import available_sets, normalise_edition, normalise_sets
+    if not getattr(args, "sets", None):
+        return
+    args.sets = normalise_sets(args.sets)
+    known = available_sets()
+    editions = [getattr(args, d, None) for d in ("edition", "old", "new")]
+    for name in args.sets:
+        if name not in known:
+            hint = suggest(name, known)
+            raise Misuse(f"unknown set {name!r} given to --sets (known: {', '.join(known) or 'none'})"
+                         + (f"; did you mean {hint!r}?" if hint else ""), "E500")
+        has = _set_editions(name)
+        for ed in editions:
+            if isinstance(ed, str) and normalise_edition(ed) not in has:
+                raise Misuse(f"set {name!r} has no {normalise_edition(ed)} edition (it has: {', '.join(has)})", "E500")
+
+
+def _set_warnings(bundle: dict, prog: str, stream=None) -> None:
+    """One line per incomplete set in play (fewer card files than its manifest expects), on stderr."""
+    if not bundle.get("sets"):
+        return
+    from innoscript.runtime.sets import warnings
+    from innoscript.runtime.state import Cards
+    for w in warnings(Cards(bundle)):
+        print(f"{prog}: warning: {w}", file=stream or sys.stderr)
+
+
 def _one_line(err: BaseException) -> str:
     if isinstance(err, OSError) and err.strerror:
         return f"{err.strerror}: {err.filename}" if err.filename else err.strerror
@@ -903,6 +974,7 @@ def main(argv: list[str] | None = None) -> int:
     prog = f"innoscript {args.command}"
     try:
         _check_editions(args)
+        _check_sets(args)
         return args.func(args)
     except BrokenPipeError:
         return 0

@@ -26,6 +26,7 @@ from rich.text import Text
 from .bots import BOTS, answer_for, make_bot
 from .engine import IllegalAnswer
 from .game import BadSave, Game
+from .sets import warnings as set_warnings
 from .views import card_catalog
 from .wording import card_name, word
 from .vm import RuntimeFault
@@ -344,7 +345,8 @@ class Terminal:
 
 
 def play(edition: str, players: int, seats: list[str], seed: int, load: str | None, console: Console | None = None,
-         input_fn=input, options: dict | None = None) -> int:
+         input_fn=input, options: dict | None = None, sets=()) -> int:
+    """sets: the sets in play in a new game (a loaded game keeps its own)."""
     con = console or Console(highlight=False)
     if load:
         try:
@@ -361,7 +363,9 @@ def play(edition: str, players: int, seats: list[str], seed: int, load: str | No
             print(f"innoscript play: error: cannot resume {load}: {msg}", file=sys.stderr)
             return 2
     else:
-        game = Game.new(edition=edition, players=players, seed=seed, options=options)
+        game = Game.new(edition=edition, players=players, seed=seed, options=options, sets=list(sets) or None)
+    for w in set_warnings(game.cards):
+        con.print(Text(f"warning: {w}", style="yellow"))
     try:
         seats = seat_kinds(list(seats), len(game.state["players"]))
     except ValueError as err:
