@@ -215,6 +215,8 @@ class Renderer:
             return f"the {e.fn} card in {self.expr(e.args[0])}"
         if isinstance(e, A.Call) and e.fn == "count":
             return f"equal to the number of {self.expr(e.args[0])}"
+        if isinstance(e, A.Call) and e.fn in ("highest_value", "lowest_value"):
+            return f"equal to {self.expr(e)}"
         return self.expr(e)
 
     @staticmethod
@@ -570,6 +572,11 @@ class Renderer:
             return f"the value of {self.expr(a[0])}"
         if f in ("highest", "lowest"):
             return f"the {f} value in {self.expr(a[0])}"
+        if f in ("highest_value", "lowest_value"):
+            inner = self.expr(a[0])
+            if inner.startswith("the bonuses "):     # "the highest bonus on your board", as printed
+                return f"the {f[:-6]} bonus {inner[len('the bonuses '):]}"
+            return f"the {f[:-6]} of {inner}"
         if f == "color":
             return f"the color of {self.expr(a[0])}"
         if f == "colors":

@@ -489,6 +489,9 @@ class Resolver:
             for a in e.args:
                 self.expr(a)
             return None
+        if e.fn in ("highest", "lowest") and len(e.args) == 1 and self.expr(e.args[0]) == "values":
+            e.fn += "_value"            # the same words for a list of values: its own builtin
+            b = BUILTINS[e.fn]
         if not b.variadic and len(e.args) != len(b.args):
             self.r.error("E206", f"{e.fn}() takes {len(b.args)} argument{'s' if len(b.args) != 1 else ''}, "
                                  f"got {len(e.args)}", e.pos)

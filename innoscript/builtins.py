@@ -22,8 +22,11 @@ class Builtin:
 BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("count", ("any",), "int", "how many cards, colours, values or players"),
     Builtin("value", ("cards",), "int", "the value of a card (the total value of several; 0 for none)"),
-    Builtin("highest", ("cards",), "int", "the highest value among the cards (0 for none)"),
+    Builtin("highest", ("cards",), "int", "the highest value among the cards (0 for none); of a list of values, the highest "
+                                          "value: highest(bonuses(your board))"),
     Builtin("lowest", ("cards",), "int", "the lowest value among the cards (0 for none)"),
+    Builtin("highest_value", ("values",), "int", "the highest of a list of values (0 for none; written 'highest(VALUES)')"),
+    Builtin("lowest_value", ("values",), "int", "the lowest of a list of values (0 for none; written 'lowest(VALUES)')"),
     Builtin("color", ("cards",), "color", "the colour of a card (the first of several)"),
     Builtin("colors", ("cards",), "colors", "the different colours among the cards, in colour order"),
     Builtin("values_of", ("cards",), "values", "the different values among the cards"),

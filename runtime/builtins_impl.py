@@ -33,6 +33,14 @@ def _lowest(e, f, cs):
     return min((e.cards.age[c] for c in _list(cs)), default=0)
 
 
+def _highest_value(e, f, vs):
+    return max(_list(vs), default=0)
+
+
+def _lowest_value(e, f, vs):
+    return min(_list(vs), default=0)
+
+
 def _color(e, f, cs):
     cs = _list(cs)
     return e.cards.color[cs[0]] if cs else None
@@ -291,7 +299,7 @@ IMPLEMENTATIONS = {
     "was_foreseen": _was_foreseen, "set": _set, "bonus": _bonus, "bonuses": _bonuses,
     "bonus_points": _bonus_points, "echo_effects": _echo_effects, "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
-    "eligible": _eligible,
+    "eligible": _eligible, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }
 
 
