@@ -113,6 +113,14 @@ class ActionVar(Node):
 
 
 @dataclass
+class OwnVar(Node):
+    """'your.NAME' / 'my.NAME': what that player recorded with 'record your NAME = ...' during this card's
+    execution (0, or no cards, if nothing was recorded)."""
+    name: str
+    who: str        # 'you' or 'me'
+
+
+@dataclass
 class PlayerSet(Node):
     kind: str              # all, opponents, others
 
@@ -207,7 +215,7 @@ class DirectlyUnder(Node):
 
 
 Expr = Union[Int, Str, Name, Call, BinOp, Compare, Not, Neg, HasIcon, Is, In, Where, WithIcon,
-             Pronoun, AnyColor, ActionVar, PlayerSet, Quantified, SinglePlayer, ZoneExpr, Beneath, PileEnd,
+             Pronoun, AnyColor, ActionVar, OwnVar, PlayerSet, Quantified, SinglePlayer, ZoneExpr, Beneath, PileEnd,
              DirectlyUnder]
 
 
@@ -314,6 +322,7 @@ class Let(Node):
 class Record(Node):
     name: str
     expr: "Expr"
+    own: bool = False     # 'record your NAME': kept for the performer, read as 'your.NAME' / 'my.NAME'
 
 
 @dataclass

@@ -233,6 +233,9 @@ class Builder(Transformer):
     def record_stmt(self, meta, c):
         return A.Record(str(c[0]), c[1], pos=_pos(meta))
 
+    def record_own(self, meta, c):
+        return A.Record(str(c[0]), c[1], own=True, pos=_pos(meta))
+
     def for_stmt(self, meta, c):
         return A.ForEach(str(c[0]), c[1], c[2], pos=_pos(meta))
 
@@ -666,6 +669,12 @@ class Builder(Transformer):
 
     def action_var(self, meta, c):
         return A.ActionVar(str(c[0]), pos=_pos(meta))
+
+    def own_var_you(self, meta, c):
+        return A.OwnVar(str(c[0]), "you", pos=_pos(meta))
+
+    def own_var_me(self, meta, c):
+        return A.OwnVar(str(c[0]), "me", pos=_pos(meta))
 
     def any_color(self, meta, c):
         return A.AnyColor(pos=_pos(meta))

@@ -285,7 +285,7 @@ class CodeGen:
 
     def s_Record(self, s: A.Record):
         self.expr(s.expr)
-        self.emit(O.STORE_ACTION, self.c.const(s.name), pos=s.pos)
+        self.emit(O.STORE_OWN if s.own else O.STORE_ACTION, self.c.const(s.name), pos=s.pos)
 
     def s_ForEach(self, s: A.ForEach):
         self.expr(s.iterable)
@@ -585,6 +585,9 @@ class CodeGen:
 
     def e_ActionVar(self, e):
         self.emit(O.LOAD_ACTION, self.c.const(e.name), pos=e.pos)
+
+    def e_OwnVar(self, e: A.OwnVar):
+        self.emit(O.LOAD_OWN, self.c.const(e.name), E("who", e.who), int(self.typ(e) == "cards"), pos=e.pos)
 
     def e_PlayerSet(self, e):
         self.emit(O.PLAYERS, E("players", e.kind), pos=e.pos)

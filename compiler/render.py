@@ -906,6 +906,11 @@ class Renderer:
             return f"the number of cards {verb} due to the demand"
         return "the number recorded so far during this dogma action"
 
+    def e_OwnVar(self, e: A.OwnVar):
+        # the name says what was recorded: 'your.card_drawn_due_to_the_echo_effect'
+        words = e.name.replace("_", " ")
+        return f"the {words.replace('you ', 'I ') if e.who == 'me' else words}"
+
     def e_PlayerSet(self, e: A.PlayerSet):
         return {"all": "all players", "opponents": "opponents", "others": "other players"}[e.kind]
 

@@ -60,6 +60,7 @@ class Resolver:
         self.them_depth = 0
         self.actions_seen = False
         self.params: set[str] = set()
+        self.own_records: dict[str, str] = {}     # 'record your NAME': its type, across the card's effects
 
     # ------------------------------------------------------------ card
     def card(self, card: A.Card, check_meta: bool = True) -> dict[int, str]:
@@ -328,7 +329,17 @@ class Resolver:
         self.bind(s.name, self.expr(s.expr))
 
     def s_Record(self, s: A.Record):
-        self.expect(s.expr, "int")
+        if not s.own:
+            self.expect(s.expr, "int")
+            return
+        typ = self.expr(s.expr)
+        if typ not in ("int", "cards", "any"):
+            self.r.error("E300", f"'record your' keeps a number or cards, not {_article(typ)}", s.expr.pos)
+        elif self.own_records.get(s.name, typ) not in (typ, "any") and typ != "any":
+            self.r.error("E300", f"'{s.name}' was recorded as {_article(self.own_records[s.name])} earlier",
+                         s.expr.pos)
+        else:
+            self.own_records.setdefault(s.name, typ)
 
     def s_ForEach(self, s: A.ForEach):
         typ = self.expr(s.iterable)
@@ -605,6 +616,14 @@ class Resolver:
 
     def e_ActionVar(self, e):
         return "int"
+
+    def e_OwnVar(self, e: A.OwnVar):
+        typ = self.own_records.get(e.name)
+        if typ is None:
+            self.r.error("E204", f"'{'my' if e.who == 'me' else 'your'}.{e.name}' is not recorded earlier in "
+                                 "this card", e.pos,
+                         did_you_mean(e.name, self.own_records) or f"record it first: record your {e.name} = ...")
+        return typ
 
     def e_PlayerSet(self, e):
         return "players"

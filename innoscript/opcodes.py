@@ -125,6 +125,10 @@ _TABLE: list[tuple] = [
      "pop player, cards; move the cards to that player's zone named by a set manifest (not past its limit); push the cards moved", ""),
     ("DOGMA", ("int",), 1, 0,
      "pop cards; 'you' take a free Dogma action of the first one, sharing and demands included (int=1: foreseen)", ""),
+    ("STORE_OWN", ("const",), 1, 0,
+     "pop into the performer's own record of this card's execution ('record your NAME')", ""),
+    ("LOAD_OWN", ("const", "enum:who", "int"), 0, 1,
+     "push what 'you' or 'me' recorded ('your.NAME'); if nothing: 0 (int=0), no cards (int=1)", ""),
 ]
 
 OPCODES: list[OpInfo] = []

@@ -275,6 +275,11 @@ def _zone(engine, who, kind: str) -> list:
     return out
 
 
+def _own_key(frame, name: str, player: int) -> str:
+    """A performer's own record ('record your NAME'): one per card and player in the execution's record."""
+    return f"{frame['card']}/{name}/{player}"
+
+
 def _slow_op(engine, frame, chunk, ins, op, pc):
     """The less frequent instructions. Returns the next pc, or a stop reason string."""
     cards = engine.cards
@@ -291,6 +296,11 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         stack.append(engine.action_vars(frame).get(consts[ins[1]], 0))
     elif op == O.STORE_ACTION:
         engine.action_vars(frame)[consts[ins[1]]] = stack.pop()
+    elif op == O.STORE_OWN:
+        engine.action_vars(frame)[_own_key(frame, consts[ins[1]], frame["you"])] = stack.pop()
+    elif op == O.LOAD_OWN:
+        who = frame["you"] if ins[2] == 0 else frame["me"]
+        stack.append(engine.action_vars(frame).get(_own_key(frame, consts[ins[1]], who), [] if ins[3] else 0))
     elif op == O.BINARY:
         b = stack.pop()
         a = stack.pop()
