@@ -277,7 +277,9 @@ def _echo_effects(e, f, cs):
 
 
 def _splay_rank(e, f, direction):
-    order = list(e.cards.manifest["splays"])
+    # a splay's rank is how many icon positions it shows (left 1 ... aslant 4): the bundle's manifest
+    # keys are sorted, so their order is not the edition's
+    order = sorted(e.cards.manifest["splays"], key=lambda d: (len(e.cards.manifest["splays"][d]), d))
     return order.index(direction) + 1 if direction in order else 0
 
 

@@ -4,6 +4,8 @@
 - icon counts the engine uses (cached) equal a fresh recount;
 - a pile of 0 or 1 card is unsplayed; splays are the edition's;
 - every supply pile holds only cards of its own set and age, and the sets in play are the bundle's;
+- every player has exactly the per-player zones the sets in play declare (their cards are counted
+  with every other place; a zone may be over its limit: a limit that shrinks keeps the cards);
 - the pending decision belongs to a player still in the game, and its options are not empty;
 - the game ends within a bound of turns;
 - teams (``team_violations``): nobody is demanded by their partner, pooled
@@ -45,6 +47,8 @@ def violations(engine) -> list[str]:
         out.append(f"special achievements are not each in one place: {dict(specials)}")
     frame = {"you": 0}
     for p, pl in enumerate(st["players"]):
+        if sorted(pl.get("zones", {})) != sorted(cards.zones):
+            out.append(f"player {p} has the zones {sorted(pl.get('zones', {}))}, the sets declare {sorted(cards.zones)}")
         for color, pile in pl["board"].items():
             if len(pile["cards"]) < 2 and pile["splay"] != "none":
                 out.append(f"player {p} {color} pile of {len(pile['cards'])} card(s) is splayed {pile['splay']}")

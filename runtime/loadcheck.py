@@ -76,6 +76,14 @@ def check(cards, state: dict) -> None:
         for a in pl["achievements"]:
             if isinstance(a, str) and a not in cards.specials:
                 raise ValueError(f"player {p} has an unknown special achievement {a[:40]!r}")
+        # the sets' zones: exactly those the sets in play declare (a zone over its limit is allowed: a
+        # limit that shrinks keeps the cards; runtime/zones.py)
+        if sorted(pl.get("zones", {})) != sorted(cards.zones) or ("zones" in pl) != bool(cards.zones):
+            raise ValueError(f"player {p}'s zones {sorted(pl.get('zones', {}))[:5]} are not the sets' zones "
+                             f"{sorted(cards.zones)}")
+        for name, ids in pl.get("zones", {}).items():
+            for cid in ids:
+                _int(cid, 0, ncards, f"player {p} {name}")
     for name in state["available"]["special"] + state["junk_special"]:
         if name not in cards.specials:
             raise ValueError(f"unknown special achievement {name[:40]!r}")
@@ -103,7 +111,7 @@ def check(cards, state: dict) -> None:
         if state["phase"] == "setup" and cid is not None and cid not in state["players"][p]["hand"]:
             raise ValueError(f"player {p}'s first meld is not a card in their hand")
     for key, where in state.get("revealed_from", {}).items():
-        if not key.isdigit() or int(key) >= ncards or not _came_from(where, n):
+        if not key.isdigit() or int(key) >= ncards or not _came_from(where, n, cards.zones):
             raise ValueError(f"revealed_from/{key[:20]} is not a card and the zone and player it came from")
     _check_phase(state, n)
     _check_pending(cards, state, n)
@@ -111,11 +119,12 @@ def check(cards, state: dict) -> None:
         _check_dogma(cards, state, n)
 
 
-def _came_from(where, n) -> bool:
+def _came_from(where, n, zones=()) -> bool:
     if not (isinstance(where, list) and len(where) == 2):
         return False
     zone, p = where
-    return zone in ("hand", "score", "board", "supply", "achievements", "available", "junk", "removed") and (
+    return (zone in ("hand", "score", "board", "supply", "achievements", "available", "junk", "removed")
+            or zone in zones) and (
         p is None or isinstance(p, int) and not isinstance(p, bool) and 0 <= p < n)
 
 

@@ -1,5 +1,7 @@
 """Card moves: meld, tuck, score, return, junk, reveal, transfer (to the available achievements too), exchange,
-splay and rearrange.
+splay and rearrange, and the moves into and out of the sets' per-player zones (runtime/zones.py): a zone's verb
+(``foreshadow``) and transfers put cards there, never past the zone's limit (a move into a full zone does
+nothing, decided card by card); ``promote`` melds a card (from the forecast).
 
 Every move an effect makes goes through here, so each one emits its event,
 counts as a change for the sharing bonus (``_count_change``), records what
@@ -9,16 +11,16 @@ primitive placement (which end of a pile, which zone) is runtime/state.py's.
 """
 from __future__ import annotations
 
+from . import zones
 from .state import bump, locate, place, remove_from_anywhere, unshow
 from innoscript.opcodes import ENUMS
-from .vm import NotInRuntime
-
-# The set zones' moves (issue 17) are compiled already; until the runtime has them they stop the effect.
-NOT_YET = {"foreshadow": "foreshadowing (a move to the forecast)", "promote": "promoting (a meld from the forecast)"}
 
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "taken",
-        "transfer": "transferred", "make_available": "transferred", "exchange": "exchanged", "draw": "drawn"}
+        "transfer": "transferred", "make_available": "transferred", "exchange": "exchanged", "draw": "drawn",
+        "foreshadow": "foreshadowed", "promote": "promoted"}
+
+_PLAIN = {"score", "return", "junk", "remove", "achieve", "take", "make_available"}   # one card to one place
 
 
 class Moves:
@@ -40,16 +42,27 @@ class Moves:
         """Where a moved card came from, for frontends and for telling what was revealed."""
         return {"from": where[0], "from_player": where[1]}
 
-    def _meld(self, p: int, cid: int, bottom: bool = False):
+    def _meld(self, p: int, cid: int, bottom: bool = False, **extra):
         where = remove_from_anywhere(self.state, cid)
         place(self.cards, self.state, cid, "board", p, bottom=bottom)
-        self.emit("tuck" if bottom else "meld", player=p, card=cid, **self._origin(where))
+        self.emit("tuck" if bottom else "meld", player=p, card=cid, **self._origin(where), **extra)
 
     def _put(self, p: int, cid: int, verb: str):
-        """Move one card for player p by a verb (no checks, no decisions)."""
+        """Move one card for player p by a verb (no decisions). False: the move did nothing (a full zone)."""
         st = self.state
         if verb == "meld":
             self._meld(p, cid)
+            return
+        if verb == "promote":   # a meld (of a card from the forecast), marked as a promotion
+            self._meld(p, cid, promoted=True)
+            return
+        zone = self.cards.zone_verbs.get(verb)
+        if zone is not None:
+            if not zones.has_room(self.cards, st, zone, p):
+                return False
+            where = remove_from_anywhere(st, cid)
+            place(self.cards, st, cid, zone, p)
+            self.emit(verb, player=p, card=cid, zone=zone, **self._origin(where))
             return
         if verb == "tuck":
             self._meld(p, cid, bottom=True)
@@ -64,6 +77,8 @@ class Moves:
         if verb == "reveal":
             self._reveal(p, cid)
             return
+        if verb not in _PLAIN:   # a zone's verb with no such zone in this game (a bundle from elsewhere)
+            raise ValueError(f"no zone of this game is filled by '{verb}'")
         where = remove_from_anywhere(st, cid)
         if verb == "score":
             place(self.cards, st, cid, "score", p)
@@ -103,8 +118,6 @@ class Moves:
         frame["left_piles"] = (recs + [[cid, p, color] + pile[pile.index(cid) + 1:]])[-8:]
 
     def move(self, frame, cids: list, verb: str) -> list:
-        if verb in NOT_YET:
-            raise NotInRuntime(NOT_YET[verb])
         p = frame["you"]
         moved = []
         if verb in ("meld", "tuck"):
@@ -116,7 +129,8 @@ class Moves:
             else:
                 if verb not in ("keep", "reveal"):
                     self._note_pile(frame, cid)
-                self._put(p, cid, verb)
+                if self._put(p, cid, verb) is False:
+                    continue
             moved.append(cid)
         self._settle(frame, verb, moved)
         if verb == "achieve" and moved:
@@ -172,13 +186,15 @@ class Moves:
             self.after_change()
 
     def transfer(self, frame, cids: list[int], target, zone: str) -> list[int]:
-        if zone not in ENUMS["zone"]:   # a set's zone, named by its manifest
-            raise NotInRuntime(f"a transfer to a set's zone ({zone})")
+        if zone not in ENUMS["zone"] and zone not in self.cards.zones:
+            raise ValueError(f"no zone {zone!r} in this game")
         st = self.state
         targets = target if isinstance(target, list) else [target]
         to = targets[0] if targets else frame["you"]
         moved = []
         for cid in cids:
+            if zone in self.cards.zones and not zones.has_room(self.cards, st, zone, to):
+                continue    # a full zone: this card stays where it is
             self._note_pile(frame, cid)
             where = remove_from_anywhere(st, cid)
             if zone == "board":

@@ -24,7 +24,7 @@ from innoscript.editions import schema
 from . import scenario_check, teams
 from .engine import Engine, IllegalAnswer
 from .options import OptionsError, normalise as normalise_options
-from .state import Cards, GameOver, new_state, place, remove_from_anywhere, supply_pile
+from .state import Cards, GameOver, new_state, place, points, remove_from_anywhere, supply_pile
 from .vm import RuntimeFault
 
 
@@ -185,6 +185,12 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
                 pl["hand" if zone == "revealed" else zone].append(cid)   # a revealed card is shown in the hand
                 if zone == "revealed":
                     pl["revealed"].append(cid)
+        for zone, names in spec.get("zones", {}).items():
+            if zone not in cards.zones:
+                raise ScenarioError(f"{path}: player {p + 1}: no zone {zone!r} in this game "
+                                    f"(the sets in play declare {sorted(cards.zones) or 'none'})")
+            for name in names:
+                pl["zones"][zone].append(take(name))
         for name in spec.get("achievements", []):
             if name in cards.specials:
                 state["available"]["special"].remove(name)
@@ -513,6 +519,16 @@ def compare(engine: Engine, expect: dict, events: list[dict], info: dict | None 
             got = sum(cards.age[c] for c in pl["score"])
             if got != spec["points"]:
                 fails.append(f"player {p + 1} points: expected {spec['points']}, got {got}")
+        if "total_points" in spec and points(cards, st, p) != spec["total_points"]:
+            fails.append(f"player {p + 1} score: expected {spec['total_points']}, got {points(cards, st, p)}")
+        for zone, want in spec.get("zones", {}).items():
+            got = names(pl.get("zones", {}).get(zone, []))
+            if Counter(got) != Counter(want):
+                fails.append(f"player {p + 1} {zone}: expected {sorted(want)}, got {sorted(got)}")
+        for zone, want in spec.get("zone_counts", {}).items():
+            got = len(pl.get("zones", {}).get(zone, []))
+            if got != want:
+                fails.append(f"player {p + 1} {zone}: expected {want} cards, got {got}")
     for zone in ("junk", "removed"):
         if zone in expect and Counter(names(st[zone])) != Counter(expect[zone]):
             fails.append(f"{zone}: expected {sorted(expect[zone])}, got {sorted(names(st[zone]))}")

@@ -8,8 +8,9 @@ runtime, the questions whose answers are a set's data:
 - which sets are in play (``names``: in name order, the order draw rules are
   tried in);
 - a set's InnoScript expressions, evaluated for a player outside any effect
-  (``evaluate``): the ``draw_rule`` (does a plain draw take this set's card?)
-  and the ``score`` (points the set adds to the score pile's);
+  (``evaluate``, ``run_chunk``): the ``draw_rule`` (does a plain draw take this
+  set's card?), the ``score`` (points the set adds to the score pile's) and a
+  zone's ``limit`` (runtime/zones.py);
 - the achievements each set adds to the number needed to win
   (``achievements_bonus``);
 - when a special achievement is checked (its set's ``special_achievement_check``
@@ -85,8 +86,13 @@ def evaluate(cards, state: dict, set_name: str, what: str, p: int):
     chunk = cards.bundle["sets"][set_name].get(what)
     if chunk is None:
         return None
+    return run_chunk(cards, state, chunk, f"{set_name}:{what}", p)
+
+
+def run_chunk(cards, state: dict, chunk: dict, label: str, p: int):
+    """Any compiled manifest expression (a zone's limit too) for player p."""
     reader = _Reader(cards, state)
-    frame = {"card": -1, "chunk": chunk, "label": f"{set_name}:{what}", "kind": "condition", "pc": 0,
+    frame = {"card": -1, "chunk": chunk, "label": label, "kind": "condition", "pc": 0,
              "stack": [], "locals": [None] * len(chunk["locals"]), "you": p, "me": p, "did": False}
     vm.run(reader, frame)
     return frame.get("result")

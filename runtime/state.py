@@ -4,7 +4,9 @@ The whole game is one dict of lists, ints and strings, so it serialises
 with ``json.dumps`` at any moment and nothing is hidden in Python objects:
 
     players[p]   hand, score, achievements (card ids; achievements may also
-                 hold special-achievement names), board: colour ->
+                 hold special-achievement names), zones: the sets' per-player
+                 zones, name -> [card ids, oldest first] (only when a set in
+                 play declares one; runtime/zones.py), board: colour ->
                  {"cards": [top ... bottom], "splay": "none"|"left"|...},
                  revealed: the cards p has revealed, shown to everyone; a
                  revealed card stays in its zone (a card that moves stops
@@ -55,10 +57,13 @@ class Cards:
         self.bonus = [c.get("bonuses") for c in self.cards]
         self.echo_position = [c["icons"].index("echo") if "echo" in c["icons"] else None for c in self.cards]
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
-        self.set = [c.get("set", "base") for c in self.cards]
         self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/sets.py)
         # every set's hooks, sets in name order (runtime/hooks.py)
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
+        # the sets' per-player zones (runtime/zones.py) and the move verb that fills each
+        self.zones = {z: dict(spec, set=n) for n in self.set_names
+                      for z, spec in sorted(bundle["sets"][n].get("zones", {}).items())}
+        self.zone_verbs = {spec["verb"]: z for z, spec in self.zones.items() if spec.get("verb")}
         self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
 
     def visible_positions(self, cid: int, splay: str, is_top: bool) -> list[int]:
@@ -74,8 +79,11 @@ class Cards:
 # ---------------------------------------------------------------- set-up
 
 def empty_player(cards: Cards, name: str) -> dict:
-    return {"name": name, "eliminated": False, "hand": [], "score": [], "achievements": [], "revealed": [],
-            "board": {c: {"cards": [], "splay": "none"} for c in cards.colors}}
+    pl = {"name": name, "eliminated": False, "hand": [], "score": [], "achievements": [], "revealed": [],
+          "board": {c: {"cards": [], "splay": "none"} for c in cards.colors}}
+    if cards.zones:
+        pl["zones"] = {z: [] for z in cards.zones}
+    return pl
 
 
 def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = None, options: dict | None = None) -> dict:
@@ -111,7 +119,8 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
 # ---------------------------------------------------------------- lookups
 
 def locate(state: dict, cid: int):
-    """(zone, player, colour) of a card; player/colour are None where not meaningful."""
+    """(zone, player, colour) of a card; player/colour are None where not meaningful. A card in a
+    set's zone is (the zone's name, player, None)."""
     for p, pl in enumerate(state["players"]):
         if cid in pl["hand"]:
             return ("hand", p, None)
@@ -122,6 +131,9 @@ def locate(state: dict, cid: int):
         for color, pile in pl["board"].items():
             if cid in pile["cards"]:
                 return ("board", p, color)
+        for name, zone in pl.get("zones", {}).items():
+            if cid in zone:
+                return (name, p, None)
     for age, pile in state["supply"].items():
         if cid in pile:
             return ("supply", None, age)
@@ -255,6 +267,8 @@ def remove_from_anywhere(state: dict, cid: int):
         state["available"]["standard"].remove(cid)
     elif zone in ("junk", "removed"):
         state[zone].remove(cid)
+    elif zone is not None:   # a set's zone
+        state["players"][p]["zones"][zone].remove(cid)
     return zone, p, key
 
 
@@ -273,6 +287,8 @@ def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom:
         state[zone].append(cid)
     elif zone == "available":
         state["available"]["standard"].append(cid)
+    elif zone in cards.zones:
+        state["players"][p]["zones"][zone].append(cid)
     else:
         state["players"][p][zone].append(cid)
 
@@ -300,6 +316,8 @@ def card_places(state: dict) -> list[int]:
         out += pl["hand"] + pl["score"] + [a for a in pl["achievements"] if isinstance(a, int)]
         for pile in pl["board"].values():
             out += pile["cards"]
+        for zone in pl.get("zones", {}).values():
+            out += zone
     for _, pile in supply_piles(state):
         out += pile
     out += state["available"]["standard"] + state["junk"] + state["removed"]

@@ -11,16 +11,15 @@ A draw of a value goes to the first non-empty *base* pile at or above it
 (past the last age the game ends by score).  A plain draw then asks the sets'
 draw rules which set it takes its card from; a draw naming a set
 (``draw SET [1]``) takes that set.  A set whose pile of that age is empty
-gives a base card of that age instead.
+gives a base card of that age instead.  A draw into a set's zone
+(``draw and foreshadow``) into a full zone draws nothing.
 """
 from __future__ import annotations
 
 import random
 
-from . import sets
-from .moves import NOT_YET
+from . import sets, zones
 from .state import Cards, draw_age, supply_pile
-from .vm import NotInRuntime
 
 
 def deal(cards: Cards, state: dict, seed: int) -> None:
@@ -75,11 +74,12 @@ class Supply:
         return cid
 
     def draw_effect(self, frame, count: int, value: int, then: str, from_set: str | None = None) -> list[int]:
-        if then in NOT_YET:
-            raise NotInRuntime(NOT_YET[then])
         p = frame["you"]
         drawn = []
+        zone = self.cards.zone_verbs.get(then)
         for _ in range(max(count, 0)):
+            if zone is not None and not zones.has_room(self.cards, self.state, zone, p):
+                continue    # into a full zone: the card stays on its pile (docs/rules.md)
             cid = self.draw_one(p, value, from_set)
             if then != "draw":
                 self._put(p, cid, then)

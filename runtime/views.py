@@ -7,6 +7,10 @@
   special achievements by name.
 - Revealed cards: public while revealed.  Supply piles: counts.  The junk:
   counts and ages.
+- The sets' per-player zones (runtime/zones.py), under ``zones``: to whoever
+  may see their cards, ``{"cards": [faces], "count": N, "limit": L}``; to the
+  others ``{"count": N, "ages": [...], "limit": L}`` when the size is public,
+  else ``{"limit": L}`` (L: null for no limit).
 - Options and teams: public.  In team play each player names its ``partner``
   and ``team``; ``teams`` lists both teams with their pooled achievements and
   combined points, and ``seating`` the turn order.
@@ -21,6 +25,7 @@ import hashlib
 import hmac
 
 from . import teams as T
+from . import zones as Z
 from .state import Cards, board_icon_count as icon_count, points
 
 
@@ -42,8 +47,9 @@ def card_face(cards: Cards, cid: int) -> dict:
             "dogma": c["dogma"], "demand": cards.has_demand[cid], "implemented": bool(c["effects"])}
 
 
-def visible_to(state: dict, cid: int, viewer: int | None) -> bool:
-    """Whether the viewer may know this card's identity where it is now."""
+def visible_to(state: dict, cid: int, viewer: int | None, cards: Cards | None = None) -> bool:
+    """Whether the viewer may know this card's identity where it is now (a card in a set's zone:
+    by the zone's visibility, known from cards; without them, only its owner)."""
     for p, pl in enumerate(state["players"]):
         if cid in pl["revealed"]:
             return True
@@ -53,13 +59,16 @@ def visible_to(state: dict, cid: int, viewer: int | None) -> bool:
             return viewer == p
         if cid in pl["achievements"]:
             return False
+        for name, ids in pl.get("zones", {}).items():
+            if cid in ids:
+                return Z.sees_cards(cards, name, p, viewer) if cards is not None else viewer == p
     return False   # supply, available achievements, junk, removed
 
 
 def card_ref(cards: Cards, state: dict, cid, viewer: int | None):
     if isinstance(cid, str):
         return {"special": cid}
-    if visible_to(state, cid, viewer):
+    if visible_to(state, cid, viewer, cards):
         return card_face(cards, cid)
     return {"hidden": True, "age": cards.age[cid], "ref": token(state, cid)}
 
@@ -89,6 +98,8 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
                              "count": len(pl["achievements"])},
             "revealed": [card_face(cards, c) for c in pl["revealed"]],
         }
+        if "zones" in pl:
+            entry["zones"] = {z: zone_view(cards, state, p, z, viewer) for z in pl["zones"]}
         if T.has_teams(state):
             entry["partner"] = T.partners(state, p)[0]
             entry["team"] = T.team_index(state, p)
@@ -116,6 +127,17 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
     if decision is not None and "options" in decision:
         from .wording import word
         out["decision"]["wording"] = word(decision, out, effect_english(state["edition"], cards, decision))
+    return out
+
+
+def zone_view(cards: Cards, state: dict, p: int, zone: str, viewer: int | None) -> dict:
+    """One player's set zone as the viewer may see it."""
+    ids = state["players"][p]["zones"][zone]
+    out: dict = {"limit": Z.limit(cards, state, zone, p)}
+    if Z.sees_cards(cards, zone, p, viewer):
+        out.update(cards=[card_face(cards, c) for c in ids], count=len(ids))
+    elif Z.sees_size(cards, zone, p, viewer):
+        out.update(count=len(ids), ages=_ages(cards, ids))
     return out
 
 
@@ -209,7 +231,7 @@ def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> di
     if "card" in out and isinstance(out["card"], int):
         cid = out["card"]
         t = out["type"]
-        seen = visible_to(state, cid, viewer) or (t in ("draw",) and out.get("player") == viewer) \
+        seen = visible_to(state, cid, viewer, cards) or (t in ("draw",) and out.get("player") == viewer) \
             or t in ("meld", "tuck", "reveal", "dogma", "execute", "effect", "chain_achievement") \
             or (t == "transfer" and out.get("zone") == "board")
         if t == "achieve":
@@ -224,6 +246,10 @@ def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> di
         a["card"] = card_face(cards, cid) if a["type"] in ("dogma", "meld") else {"hidden": True, "age": cards.age[cid]}
         out["action"] = a
     return out
+
+
+# the base game's places; any other place a move comes from is a set's zone, taken as hidden
+_BASE_ZONES = {"hand", "score", "board", "supply", "achievements", "available", "junk", "removed", None}
 
 
 def reveals_hidden(events: list[dict], state_before: dict | None = None, people=None) -> bool:
@@ -245,7 +271,8 @@ def reveals_hidden(events: list[dict], state_before: dict | None = None, people=
             seen = everyone
         elif t == "transfer" and ev.get("zone") == "available":   # face down: no one sees it
             continue
-        elif t in ("meld", "tuck", "transfer", "take", "keep", "score", "return") and ev.get("from") in hidden_zones:
+        elif t in ("meld", "tuck", "transfer", "take", "keep", "score", "return") and (
+                ev.get("from") in hidden_zones or ev.get("from") not in _BASE_ZONES):   # a set's zone: hidden
             to_player = ev.get("to", ev.get("player"))
             if t in ("meld", "tuck") or ev.get("zone") == "board":
                 seen = everyone if owner is None or people is None else [p for p in people if p != owner]

@@ -1,5 +1,5 @@
 """Constructs the compiler accepts before the runtime has them stop the effect with a fault that names them, and
-change nothing: the forecast's moves, transfers to a set's zone and a card's free Dogma."""
+change nothing: a card's free Dogma."""
 import json
 
 import pytest
@@ -9,10 +9,6 @@ from innoscript.runtime.vm import NotInRuntime
 
 
 @pytest.mark.parametrize("call", [
-    lambda e, f, c: e.move(f, [c], "foreshadow"),
-    lambda e, f, c: e.move(f, [c], "promote"),
-    lambda e, f, c: e.draw_effect(f, 1, 1, "foreshadow"),
-    lambda e, f, c: e.transfer(f, [c], 0, "forecast"),
     lambda e, f, c: e.free_dogma(f, c, True),
 ])
 def test_named_fault_and_no_change(call):
