@@ -2,6 +2,7 @@
 bonus values and music notes included), the dogma icon, and its effects' kinds in printed order."""
 import copy
 import json
+import re
 
 import pytest
 
@@ -79,3 +80,13 @@ def test_the_comparison_catches_a_wrong_fact(reference):
     no_echo = copy.deepcopy(next(c for c in cards if c["effects"] and c["effects"][0]["kind"] == "echo"))
     no_echo["effects"] = no_echo["effects"][1:]
     assert any(m.startswith("effects") for m in mismatches(no_echo, ref[no_echo["name"]], hex_like))
+
+
+def test_the_music_notes_are_on_the_cards_the_reference_names(reference):
+    # the reference's icon rows print a music note as a plain hex; its text markup names the cards that have one
+    m = re.search(r"music-note hex on ([^)]+)\)", reference["conventions"]["text_markup"])
+    named = {n.strip() for n in m.group(1).split(",")}
+    for edition in EDITIONS:
+        cards, _ = _set_cards(edition, "echoes")
+        have = {c["name"] for c in cards if "music_note" in c["icons"]}
+        assert have == named & {c["name"] for c in cards}, edition
