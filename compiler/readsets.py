@@ -13,7 +13,7 @@ verifier's, where each value is one of
 
 A read is ``"<zone>:you"`` (the candidate's own hand, score, board,
 achievements, revealed cards or ``counters``: scored/tucked this turn),
-``"<zone>:all"`` (every player's), a shared zone (``junk``, ``available``,
+``"<zone>:all"`` (every player's; ``zones`` is a player's set zones, the forecast), a shared zone (``junk``, ``available``,
 ``specials``, ``supply``), ``players`` (who is still in the game, teams,
 turn order), ``action`` (the dogma action's variables) or ``*`` (anything:
 always re-test).  Board reads include splays, so icon counts are covered.
@@ -29,7 +29,7 @@ from innoscript import opcodes as O
 OTHER = ("other",)
 UNKNOWN = ("unknown",)
 EVERYTHING = "*"
-PLAYER_ZONES = ("hand", "score", "board", "achievements", "revealed", "counters")
+PLAYER_ZONES = ("hand", "score", "board", "achievements", "revealed", "counters", "zones")
 
 # builtin -> what it reads: ("player", zone) reads that zone of its first argument's player;
 # ("you", zone) of the candidate; "pure" nothing but its arguments; "position" the board
@@ -117,6 +117,10 @@ def read_set(chunk: dict) -> list[str]:
                 out = [("player", "any")]
             elif name == "ZONE":
                 read = f"{_ZONE_READ[O.ENUMS['zone'][ins[1]]]}:{_player_scope(args[0])}"
+                reads.add(read)
+                out = [("cards", frozenset([read]))]
+            elif name == "ZONE_SET":              # a set's per-player zones (the forecast)
+                read = f"zones:{_player_scope(args[0])}"
                 reads.add(read)
                 out = [("cards", frozenset([read]))]
             elif name == "ZONE_GLOBAL":

@@ -17,6 +17,8 @@ def _player(state: dict, zone: str, p: int):
     pl = state["players"][p]
     if zone == "board":
         return tuple((tuple(pile["cards"]), pile["splay"]) for pile in pl["board"].values())
+    if zone == "zones":   # the sets' per-player zones
+        return tuple(tuple(ids) for ids in pl.get("zones", {}).values())
     if zone == "counters":
         turn = state["turn"]
         return turn["scored"][p], turn["tucked"][p]
