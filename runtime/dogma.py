@@ -2,10 +2,11 @@
 
 A Dogma action freezes every player's count of the card's featured icon.
 With Parley (manifest ``parley``, 4+ players) non-neighbours first pay,
-share or avoid (the prelude).  Then one work list is built: each demand for
-every opponent with fewer icons, each compel for every opponent with as
-many or more, each non-demand for every player with as many or more (the
-active player last).  ``state["dogma"]["stack"]`` holds work lists and VM
+share or avoid (the prelude).  Then one work list is built (``effect_list``):
+the visible echo effects of the card's pile, deepest first, then each demand
+for every opponent with fewer icons, each compel for every opponent with as
+many or more, each non-demand (and each echo) for every player with as many
+or more (the active player last).  ``state["dogma"]["stack"]`` holds work lists and VM
 frames; a frame runs until it finishes or asks a decision, so the whole
 action is resumable from a saved game.  Executing a card pushes a new work
 list with its own record (``action_vars``).  When the stack is empty the
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from . import teams, vm
 from .hooks import HOOK, new_hook_frame
-from .state import board_icon_count, highest_top_value, top_cards
+from .state import board_icon_count, highest_top_value, locate, top_cards
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
 
@@ -79,21 +80,61 @@ class Dogma:
                 d["excluded"].append(q)
         if not d["built"]:
             d["built"] = True
-            cid, p, counts = d["card"], d["active"], d["counts"]
-            out = set(d["excluded"])
-            items = []
-            for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
-                if chunk["kind"] == "demand":
-                    items += [[cid, e, q, p, False] for q in self.opponents(p)
-                              if counts[q] < counts[p] and q not in out]
-                elif chunk["kind"] == "compel":
-                    items += [[cid, e, q, p, False] for q in self.opponents(p)
-                              if counts[q] >= counts[p] and q not in out]
-                else:
-                    # a partner shares, but only an opponent's sharing earns the sharing bonus
-                    items += [[cid, e, q, p, not teams.same_team(st, p, q)] for q in self.players_from(p, True)
-                              if counts[q] >= counts[p] and q not in out]
-            d["stack"].append({"work": items})
+            cid, p = d["card"], d["active"]
+            d["stack"].append({"work": self.effect_list(cid, p, d["counts"], set(d["excluded"]),
+                                                        self.pile_echoes(cid))})
+
+    # ------------------------------------------------------------ the effect list
+    def echo_effect(self, cid: int) -> int | None:
+        """The index of the card's echo effect (the compiler puts it first), None without one."""
+        effects = self.cards.cards[cid]["effects"]
+        return 0 if effects and effects[0]["kind"] == "echo" else None
+
+    def pile_echoes(self, cid: int) -> list[int]:
+        """The cards whose echo effects a Dogma of cid runs: on a top card, every card of its pile whose
+        echo box shows (the same visibility as a covered card's icons), deepest first and cid last;
+        otherwise cid's own echo effect only."""
+        zone, owner, color = locate(self.state, cid)
+        if zone == "board":
+            pile = self.state["players"][owner]["board"][color]
+            if pile["cards"][0] == cid:
+                return [c for i, c in reversed(list(enumerate(pile["cards"])))
+                        if self.echo_effect(c) is not None
+                        and self.cards.echo_position[c] in self.cards.visible_positions(c, pile["splay"], i == 0)]
+        return [cid] if self.echo_effect(cid) is not None else []
+
+    def effect_list(self, cid: int, p: int, counts: list[int], out: set, echoes: list[int]) -> list[list]:
+        """The work list of a dogma of cid by p: the echo effects of ``echoes`` in order, then cid's demands,
+        compels and non-demands in printed order. Echo effects and non-demands go to every player with as
+        many icons or more, the active player last; demands to each opponent with fewer, compels to each
+        with as many or more; players in ``out`` (parley) take no part. Entries: [card, effect, you, me,
+        sharer]; only an opponent's sharing earns the sharing bonus."""
+        st = self.state
+        sharers = [q for q in self.players_from(p, True) if counts[q] >= counts[p] and q not in out]
+        items = []
+        for c in echoes:
+            items += [[c, self.echo_effect(c), q, p, not teams.same_team(st, p, q)] for q in sharers]
+        for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
+            if chunk["kind"] == "echo":
+                continue
+            if chunk["kind"] == "demand":
+                items += [[cid, e, q, p, False] for q in self.opponents(p) if counts[q] < counts[p] and q not in out]
+            elif chunk["kind"] == "compel":
+                items += [[cid, e, q, p, False] for q in self.opponents(p) if counts[q] >= counts[p] and q not in out]
+            else:
+                items += [[cid, e, q, p, not teams.same_team(st, p, q)] for q in sharers]
+        return items
+
+    def has_dogma_effects(self, cid: int) -> bool:
+        return any(chunk["kind"] != "echo" for chunk in self.cards.cards[cid]["effects"])
+
+    def may_dogma(self, cid: int) -> bool:
+        """Whether a Dogma action on this top card is offered: it has dogma effects, or (manifest
+        ``dogma_without_dogma_effects``) its pile has an echo effect to run. A card file with no effects
+        at all is not implemented and is never offered."""
+        if not self.cards.cards[cid]["effects"]:
+            return False
+        return self.has_dogma_effects(cid) or bool(self.rule("dogma_without_dogma_effects") and self.pile_echoes(cid))
 
     def action_vars(self, frame: dict | None = None) -> dict:
         """The record of the card execution a frame belongs to ("due to this demand", Democracy's
@@ -131,7 +172,10 @@ class Dogma:
                                      changes_at_start=d["changes"], depth=top.get("depth", 0),
                                      record=top.get("record", 0))
                 stack.append(frame)
-                self.emit("effect", card=card, effect=effect, player=you)
+                if frame["kind"] == "echo":
+                    self.emit("effect", card=card, effect=effect, player=you, echo=True)
+                else:
+                    self.emit("effect", card=card, effect=effect, player=you)
                 continue
             if st["players"][top["you"]].get("eliminated") and top.get("kind") != "condition":
                 stack.pop()

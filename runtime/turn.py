@@ -57,12 +57,12 @@ class Turn:
         acts += [{"type": "meld", "card": c} for c in st["players"][p]["hand"]]
         ages = sorted({self.cards.age[c] for c in st["available"]["standard"]})
         acts += [{"type": "achieve", "age": a} for a in ages if may_achieve(self.cards, st, p, a)]
-        # A card whose file has no effects yet is not implemented: its dogma is not offered.
-        acts += [{"type": "dogma", "card": c} for c in top_cards(st, p) if self.cards.cards[c]["effects"]]
+        # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
+        acts += [{"type": "dogma", "card": c} for c in top_cards(st, p) if self.may_dogma(c)]
         if self._parley() and st["players"][p]["hand"]:
             for q in self.players_from(p, False):
                 if not self.adjacent(p, q):
-                    acts += [{"type": "dogma", "card": c} for c in top_cards(st, q) if self.cards.cards[c]["effects"]]
+                    acts += [{"type": "dogma", "card": c} for c in top_cards(st, q) if self.may_dogma(c)]
         return acts
 
     def _do_action(self, action: dict):

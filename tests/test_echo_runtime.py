@@ -1,0 +1,95 @@
+"""Echo effects in a Dogma action, on real Echoes cards: which cards' echoes a dogma runs (visibility by
+position and splay, deepest first), who performs them, and when a top card without dogma effects may be
+used (manifest ``dogma_without_dogma_effects``). The rules themselves are proved by the scenarios in
+tests/scenarios/echoes-*/rules/; these tests pin the engine's pieces and a saved game inside an echo."""
+import copy
+
+import pytest
+import yaml
+
+from innoscript.compiler.bundle import load_bundle
+from innoscript.runtime import Game, scenario
+from innoscript.runtime.engine import Engine
+
+
+def _engine(edition: str, setup: dict, bundle=None) -> Engine:
+    data = {"name": "t", "version": 2, "edition": edition, "sets": ["echoes"], "players": 2, "setup": setup,
+            "do": {"draw": True}, "expect": {}}
+    return scenario.build_state(data, bundle or load_bundle(edition, sets=["echoes"]))
+
+
+def _names(engine, ids):
+    return [engine.cards.name[c] for c in ids]
+
+
+@pytest.mark.parametrize("splay,shown", [
+    ("none", ["Magnifying Glass"]),
+    ("left", ["Ruler", "Magnifying Glass"]),          # Ruler's echo box is bottom right
+    ("right", ["Perfume", "Magnifying Glass"]),       # Perfume's is top left
+    ("up", ["Ruler", "Lever", "Magnifying Glass"]),   # Lever's is bottom middle
+])
+def test_pile_echoes_follow_the_splay_deepest_first(splay, shown):
+    e = _engine("3e", {"players": [{"board": {"blue": {"cards": ["Magnifying Glass", "Lever", "Perfume", "Ruler"],
+                                                        "splay": splay}}}, {}]})
+    mg = e.cards.by_name["Magnifying Glass"]
+    assert _names(e, e.pile_echoes(mg)) == shown
+    # a covered card's own dogma runs no pile: only its own echo effect
+    lever = e.cards.by_name["Lever"]
+    assert _names(e, e.pile_echoes(lever)) == ["Lever"]
+
+
+def test_the_effect_list_puts_echoes_first_and_shares_them_like_non_demands():
+    e = _engine("3e", {"players": [{"board": {"blue": {"cards": ["Magnifying Glass", "Ruler"], "splay": "left"}}},
+                                   {"board": {"blue": ["Writing"]}}]})
+    mg = e.cards.by_name["Magnifying Glass"]
+    items = e.effect_list(mg, 0, [1, 2], set(), e.pile_echoes(mg))
+    assert [(_names(e, [c])[0], eff, you, sharer) for c, eff, you, _, sharer in items] == [
+        ("Ruler", 0, 1, True), ("Ruler", 0, 0, False),
+        ("Magnifying Glass", 0, 1, True), ("Magnifying Glass", 0, 0, False),
+        ("Magnifying Glass", 1, 1, True), ("Magnifying Glass", 1, 0, False),
+        ("Magnifying Glass", 2, 1, True), ("Magnifying Glass", 2, 0, False)]
+    # a player left out (parley) performs no echo either
+    assert all(you == 0 for _, _, you, _, _ in e.effect_list(mg, 0, [1, 2], {1}, e.pile_echoes(mg)))
+
+
+def _only_echo(bundle, name):
+    b = copy.deepcopy(bundle)
+    card = next(c for c in b["cards"] if c["name"] == name)
+    card["effects"] = card["effects"][:1]
+    return b
+
+
+@pytest.mark.parametrize("edition,offered", [("3e", True), ("4e", False)])
+def test_a_top_card_with_only_an_echo_effect_is_offered_in_the_3rd_edition_only(edition, offered):
+    bundle = _only_echo(load_bundle(edition, sets=["echoes"]), "Ruler")
+    e = _engine(edition, {"players": [{"board": {"blue": ["Ruler"], "red": ["Archery"]}}, {}]}, bundle)
+    ruler = e.cards.by_name["Ruler"]
+    assert ({"type": "dogma", "card": ruler} in e.compute_legal_actions(0)) == offered
+    assert {"type": "dogma", "card": e.cards.by_name["Archery"]} in e.compute_legal_actions(0)
+
+
+def test_a_card_file_without_effects_is_never_offered():
+    bundle = copy.deepcopy(load_bundle("3e", sets=["echoes"]))
+    next(c for c in bundle["cards"] if c["name"] == "Ruler")["effects"] = []
+    e = _engine("3e", {"players": [{"board": {"blue": ["Ruler"]}}, {}]}, bundle)
+    assert {"type": "dogma", "card": e.cards.by_name["Ruler"]} not in e.compute_legal_actions(0)
+
+
+def test_a_game_saved_inside_an_echo_effect_loads_and_goes_on(tmp_path):
+    """Magnifying Glass's echo asks which card to return; saved there, the loaded game finishes the
+    action exactly as the unsaved one."""
+    path = "tests/scenarios/echoes-3e/rules/echo-order-deepest-first.yaml"
+    data = yaml.safe_load(open(path))
+    bundle = load_bundle("3e", sets=["echoes"])
+    e = scenario.build_state(data, bundle)
+    e.advance()
+    e.answer(scenario.action(e, data["do"], path))
+    assert e.pending["kind"] == "select_cards" and e.state["dogma"]["stack"][-1]["kind"] == "echo"
+    game = Game(e)
+    loaded = Game.load(game.save(), bundle=bundle)
+    calendar = e.cards.by_name["Calendar"]
+    for g in (game, loaded):
+        g.apply([calendar])
+        while g.decision["kind"] != "action":
+            g.apply(None if g.decision.get("optional") else g.decision["options"][:1])
+    assert game.save() == loaded.save()
