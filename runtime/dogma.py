@@ -9,7 +9,9 @@ many or more, each non-demand (and each echo) for every player with as many
 or more (the active player last).  ``state["dogma"]["stack"]`` holds work lists and VM
 frames; a frame runs until it finishes or asks a decision, so the whole
 action is resumable from a saved game.  Executing a card pushes a new work
-list with its own record (``action_vars``).  When the stack is empty the
+list with its own record (``action_vars``): the card's own echo effect, then
+its non-demands.  A free Dogma (``dogma X``) pushes a whole Dogma's work list,
+marked ``free``, with its own counts, record, sharers and sharing bonus.  When the stack is empty the
 sharing bonus is drawn (manifest ``sharing_bonus``/``sharing_bonus_when``)
 and the action ends.
 """
@@ -158,6 +160,8 @@ class Dogma:
             if "work" in top:
                 if not top["work"]:
                     stack.pop()
+                    if "free" in top:
+                        self._end_free_dogma(top["free"])
                     continue
                 card, effect, you, me, sharer = top["work"][0][:5]
                 item = top["work"].pop(0)
@@ -171,6 +175,8 @@ class Dogma:
                 frame = vm.new_frame(self.cards, card, effect, you, me, sharer=sharer,
                                      changes_at_start=d["changes"], depth=top.get("depth", 0),
                                      record=top.get("record", 0))
+                if top.get("free", {}).get("foreseen") and card == top["free"]["card"]:
+                    frame["foreseen"] = True    # X's own effects, not its pile's other echoes
                 stack.append(frame)
                 if frame["kind"] == "echo":
                     self.emit("effect", card=card, effect=effect, player=you, echo=True)
@@ -185,7 +191,14 @@ class Dogma:
                 stack.pop()
                 self._finish_frame(top)
             elif status == "end_dogma":
-                stack.clear()
+                # the dogma action is complete: the innermost one (a free Dogma's, else the action's)
+                k = self._innermost_free()
+                if k is None:
+                    stack.clear()
+                else:
+                    free = stack[k]["free"]
+                    del stack[k:]
+                    self._end_free_dogma(free)
         # the dogma action is over: the sharing bonus, then the action ends
         if self._sharing_bonus_due(d):
             self.emit("sharing_bonus", player=d["active"])
@@ -201,9 +214,17 @@ class Dogma:
         you = frame["you"]
         st["players"][you]["revealed"].clear()   # what the effect revealed is no longer shown
         if frame.get("sharer"):
-            st["dogma"]["shared"] = True
+            # the sharing is the innermost dogma's: a free Dogma's own, else the action's
+            k = self._innermost_free()
+            owner = st["dogma"] if k is None else st["dogma"]["stack"][k]["free"]
+            owner["shared"] = True
             if st["dogma"]["changes"] > frame["changes_at_start"]:
-                st["dogma"]["shared_change"] = True
+                owner["shared_change"] = True
+
+    def _innermost_free(self) -> int | None:
+        """The stack index of the innermost free Dogma running, None when only the action's runs."""
+        stack = self.state["dogma"]["stack"]
+        return next((k for k in range(len(stack) - 1, -1, -1) if "free" in stack[k]), None)
 
     def _sharing_bonus_due(self, d: dict) -> bool:
         """The manifest's sharing_bonus_when: "shared" (an opponent performed a shared effect) or
@@ -215,21 +236,52 @@ class Dogma:
         return bool(d["shared_change"])
 
     def free_dogma(self, frame, cid: int, foreseen: bool):
-        raise vm.NotInRuntime("a free Dogma of a card ('dogma X')")
+        """'dogma X [foreseen]': a full Dogma of X by the frame's player, inside the running action or
+        hook: X's featured icon counted for every player now, its own sharing, demands and echo effects
+        (X's pile's when X is a top card) and its own sharing bonus at its end. Its work list carries
+        ``free`` (card, active player, foreseen, shared, shared_change) and its own record."""
+        st = self.state
+        depth = self._nesting(frame)
+        you = frame["you"]
+        icon = self.cards.cards[cid]["dogma"]
+        counts = [board_icon_count(self.cards, st, q, icon) if not st["players"][q].get("eliminated") else -1
+                  for q in range(len(st["players"]))]
+        items = self.effect_list(cid, you, counts, set(), self.pile_echoes(cid))
+        self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, foreseen=foreseen)
+        records = st["dogma"].setdefault("records", [])
+        records.append({})
+        st["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records),
+                                     "free": {"card": cid, "active": you, "foreseen": bool(foreseen),
+                                              "shared": False, "shared_change": False}})
 
-    def execute(self, frame, cid: int, kind: str):
+    def _end_free_dogma(self, free: dict) -> None:
+        """A free Dogma's work is done: its own sharing bonus."""
+        if self._sharing_bonus_due({"active": free["active"], **free}):
+            self.emit("sharing_bonus", player=free["active"], card=free["card"])
+            self.draw_one(free["active"], highest_top_value(self.cards, self.state, free["active"]))
+            self.after_change()
+
+    def _nesting(self, frame) -> int:
         depth = frame.get("depth", 0) + 1
         if depth > MAX_EXECUTE_DEPTH:
             raise vm.RuntimeFault(f"more than {MAX_EXECUTE_DEPTH} nested executions: an endless chain was stopped",
                                   self.cards.name[frame["card"]])
+        return depth
+
+    def execute(self, frame, cid: int, kind: str):
+        depth = self._nesting(frame)
         you = frame["you"]
-        if kind != "execute" and self.rule("chain_achievement") and frame.get("depth", 0) >= 1:
+        k = self._innermost_free()
+        executing = frame.get("depth", 0) > (0 if k is None else self.state["dogma"]["stack"][k]["depth"])
+        if kind != "execute" and self.rule("chain_achievement") and executing:
             # Self- or super-executing while already executing: first draw and achieve an 11.
             self.emit("chain_achievement", player=you, card=cid)
             self.draw_effect({"you": you, "kind": "chain"}, 1, self.cards.max_age, "achieve")
+        # the executed card's own echo effect first (expansion-rules §1.11; never its pile's), then its
+        # non-demands, and a super-execute's demands for every opponent, in printed order
         items = []
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
-            if chunk["kind"] == "non_demand":
+            if chunk["kind"] in ("echo", "non_demand"):
                 items.append([cid, e, you, you, False])
             elif kind == "super-execute" and chunk["kind"] == "demand":
                 items += [[cid, e, q, you, False] for q in self.opponents(you)]

@@ -245,8 +245,15 @@ def _check_dogma(cards, state, n):
     for i, item in enumerate(stack):
         what = f"dogma/stack/{i}"
         if "work" in item:
-            if set(item) - {"work", "depth", "record"}:
+            if set(item) - {"work", "depth", "record", "free"}:
                 raise ValueError(f"{what}: a work item holds work and its depth only")
+            if "free" in item:    # a free Dogma's own record of who shared (runtime/dogma.py)
+                free = item["free"]
+                if not isinstance(free, dict) or set(free) != {"card", "active", "foreseen", "shared", "shared_change"} \
+                        or not all(isinstance(free[k], bool) for k in ("foreseen", "shared", "shared_change")):
+                    raise ValueError(f"{what}/free: a free Dogma names its card, its player and three flags")
+                _int(free["card"], 0, ncards, f"{what}/free/card")
+                _int(free["active"], 0, n, f"{what}/free/active")
             if not isinstance(item["work"], list) or len(item["work"]) > 64 * n:
                 raise ValueError(f"{what}/work is a list of effects to run")
             for w in item["work"]:

@@ -216,7 +216,7 @@ def _fault(cards, frame, chunk, pc, message, cls=RuntimeFault) -> RuntimeFault:
 
 def python_fault(cards, frame, chunk, pc, err) -> RuntimeFault:
     """A Python error inside an instruction, as a fault at that instruction's source line."""
-    return _fault(cards, frame, chunk, pc, str(err) if isinstance(err, (_OutOfRange, NotInRuntime)) else f"{type(err).__name__}: {err}")
+    return _fault(cards, frame, chunk, pc, str(err) if isinstance(err, _OutOfRange) else f"{type(err).__name__}: {err}")
 
 
 def budget_fault(engine, frame, message) -> BudgetExhausted:
@@ -229,14 +229,6 @@ def budget_fault(engine, frame, message) -> BudgetExhausted:
 
 class _OutOfRange(ValueError):
     pass
-
-
-class NotInRuntime(ValueError):
-    """A construct the compiler accepts whose runtime is not built yet: the effect stops with a fault naming it
-    (the action is taken back), never a silent wrong move."""
-
-    def __init__(self, what: str):
-        super().__init__(f"{what} is not implemented in the runtime yet")
 
 
 def _bounded(n):

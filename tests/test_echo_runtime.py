@@ -3,11 +3,13 @@ position and splay, deepest first), who performs them, and when a top card witho
 used (manifest ``dogma_without_dogma_effects``). The rules themselves are proved by the scenarios in
 tests/scenarios/echoes-*/rules/; these tests pin the engine's pieces and a saved game inside an echo."""
 import copy
+from pathlib import Path
 
 import pytest
 import yaml
 
-from innoscript.compiler.bundle import load_bundle
+from innoscript.compiler.bundle import compile_card, edition_vocabulary, load_bundle
+from innoscript.editions import load_edition
 from innoscript.runtime import Game, scenario
 from innoscript.runtime.engine import Engine
 
@@ -93,3 +95,73 @@ def test_a_game_saved_inside_an_echo_effect_loads_and_goes_on(tmp_path):
         while g.decision["kind"] != "action":
             g.apply(None if g.decision.get("optional") else g.decision["options"][:1])
     assert game.save() == loaded.save()
+
+
+# ---------------------------------------------------------------- test cards: execution and free Dogma
+CORPUS = Path(__file__).parent / "corpus" / "echo-runtime"
+TEST_CARDS = sorted(CORPUS.glob("*/*.inno"))
+TEST_SCENARIOS = sorted(CORPUS.glob("*/*.yaml"))
+
+
+def _with_test_card(path: Path) -> dict:
+    """The edition's bundle with Echoes, the test card's effects replacing those of the card whose header
+    it reuses."""
+    edition = path.parent.name
+    b = copy.deepcopy(load_bundle(edition, sets=["echoes"]))
+    compiled = compile_card(path.read_text(), path.name,
+                            edition_vocabulary(load_edition(edition, sets=["echoes"]))).data
+    card = next(c for c in b["cards"] if c["name"] == compiled["name"])
+    assert card["icons"] == compiled["icons"], f"{path.name}: the header is not {compiled['name']}'s"
+    card["effects"] = compiled["effects"]
+    return b
+
+
+@pytest.mark.parametrize("path", TEST_SCENARIOS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_test_card_scenario(path):
+    card = path.parent / (path.stem.split("--")[0] + ".inno")
+    out = scenario.run(path, _with_test_card(card))
+    assert out.passed, "\n".join(out.failures)
+
+
+@pytest.mark.parametrize("path", TEST_CARDS, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_every_test_card_has_a_scenario(path):
+    assert any(s.parent == path.parent and s.stem.split("--")[0] == path.stem for s in TEST_SCENARIOS)
+
+
+def test_a_game_saved_inside_a_free_dogma_loads_and_goes_on():
+    """Self Service's choice inside the foreseen free Dogma: the saved game holds the nested work list with
+    its own record and flags, loads (the load checks accept it) and ends the action as the unsaved game."""
+    path = CORPUS / "4e" / "deodorant-dogma-foreseen--executed-card.yaml"
+    bundle = _with_test_card(CORPUS / "4e" / "deodorant-dogma-foreseen.inno")
+    data = yaml.safe_load(path.read_text())
+    e = scenario.build_state(data, bundle)
+    e.advance()
+    e.answer(scenario.action(e, data["do"], str(path)))
+    e.answer([e.cards.by_name["Self Service"]])
+    free = [w["free"] for w in e.state["dogma"]["stack"] if "free" in w]
+    assert free == [{"card": e.cards.by_name["Self Service"], "active": 0, "foreseen": True,
+                     "shared": False, "shared_change": False}]
+    assert e.pending["source"] == "Self Service"
+    game = Game(e)
+    loaded = Game.load(game.save(), bundle=bundle)
+    for g in (game, loaded):
+        g.apply([e.cards.by_name["Dice"]])
+        assert g.decision["kind"] == "action" and g.state["dogma"] is None
+    assert game.save() == loaded.save()
+    assert e.cards.by_name["Anatomy"] not in game.state["players"][0]["hand"]
+
+
+def test_a_free_dogma_of_itself_without_end_is_stopped_and_the_game_goes_on():
+    """A card whose effect takes a free Dogma of itself nests until the nesting limit stops it: a fault
+    naming the card, never a hang or a traceback."""
+    from innoscript.runtime.vm import RuntimeFault
+    text = (CORPUS / "3e" / "deodorant-free-dogma.inno").read_text().replace(
+        "choose a top card other than this card from your board as chosen\n    dogma chosen", "dogma this card")
+    b = copy.deepcopy(load_bundle("3e", sets=["echoes"]))
+    compiled = compile_card(text, "loop.inno", edition_vocabulary(load_edition("3e", sets=["echoes"]))).data
+    next(c for c in b["cards"] if c["name"] == "Deodorant")["effects"] = compiled["effects"]
+    e = _engine("3e", {"players": [{"board": {"yellow": ["Deodorant"]}, "hand": ["Bangle"]}, {}]}, b)
+    e.advance()
+    with pytest.raises(RuntimeFault, match="nested executions"):
+        e.answer({"type": "dogma", "card": e.cards.by_name["Deodorant"]})
+    assert e.pending["kind"] == "action"
