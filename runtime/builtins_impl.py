@@ -73,7 +73,7 @@ def _icons(e, f, icon, cs):
         if len(e.icon_cache) > 4096:
             e.icon_cache.clear()
         e.icon_cache[key] = counts
-    return counts.get(icon, 0)
+    return 0 if icon in e.cards.not_icons else counts.get(icon, 0)   # an echo box, a bonus that is no icon
 
 
 def _hex_like(cards) -> set:

@@ -58,6 +58,12 @@ class Cards:
         self.echo_position = [c["icons"].index("echo") if "echo" in c["icons"] else None for c in self.cards]
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
         self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/sets.py)
+        # Cells that are no icon in counts: an echo box always; a bonus unless a set in play counts bonuses
+        # as an icon type of their own (manifest bonus.counts_as_icon), which then is one of the icons.
+        bonus_icon = any(bundle["sets"][n]["manifest"].get("bonus", {}).get("counts_as_icon") for n in self.set_names)
+        self.not_icons = {"echo"} | (set() if bonus_icon else {"bonus"})
+        if bonus_icon and "bonus" not in self.icons:
+            self.icons = self.icons + ["bonus"]
         # every set's hooks, sets in name order (runtime/hooks.py)
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
         # the sets' per-player zones (runtime/zones.py) and the move verb that fills each
@@ -74,6 +80,10 @@ class Cards:
         if is_top:
             return [i for i in icons if i != self.hex]
         return [icons[k] for k in self.splay_positions[splay] if icons[k] != self.hex]
+
+    def counted_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
+        """The visible icons that icon counts count (no echo box; a bonus only where it is an icon)."""
+        return [i for i in self.visible_icons(cid, splay, is_top) if i not in self.not_icons]
 
 
 # ---------------------------------------------------------------- set-up
@@ -184,7 +194,7 @@ def icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
     for pile in state["players"][p]["board"].values():
         cs = pile["cards"]
         for i, cid in enumerate(cs):
-            n += cards.visible_icons(cid, pile["splay"], i == 0).count(icon)
+            n += cards.counted_icons(cid, pile["splay"], i == 0).count(icon)
     return n
 
 
@@ -196,7 +206,7 @@ def pile_icons(cards: Cards, pile: dict) -> dict:
     if table is None:
         table = {}
         for i, cid in enumerate(pile["cards"]):
-            for icon in cards.visible_icons(cid, pile["splay"], i == 0):
+            for icon in cards.counted_icons(cid, pile["splay"], i == 0):
                 table[icon] = table.get(icon, 0) + 1
         if len(cards.pile_icons) > 50_000:
             cards.pile_icons.clear()
@@ -210,7 +220,7 @@ def board_icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
 
 
 def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
-    return sum(cards.visible_icons(cid, pile["splay"], i == 0).count(icon) for i, cid in enumerate(pile["cards"]))
+    return sum(cards.counted_icons(cid, pile["splay"], i == 0).count(icon) for i, cid in enumerate(pile["cards"]))
 
 
 def points(cards: Cards, state: dict, p: int) -> int:

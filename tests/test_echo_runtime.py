@@ -165,3 +165,39 @@ def test_a_free_dogma_of_itself_without_end_is_stopped_and_the_game_goes_on():
     with pytest.raises(RuntimeFault, match="nested executions"):
         e.answer({"type": "dogma", "card": e.cards.by_name["Deodorant"]})
     assert e.pending["kind"] == "action"
+
+
+# ---------------------------------------------------------------- icon counts: bonuses, music notes, echo boxes
+def _count(e, icon, p=0):
+    from innoscript.runtime import builtins_impl
+    from innoscript.runtime.state import board_cards, board_icon_count, icon_count
+    board = board_cards(e.state, p)
+    counts = {board_icon_count(e.cards, e.state, p, icon), icon_count(e.cards, e.state, p, icon),
+              builtins_impl.call(e, {"you": p}, "icons", [icon, board]),
+              builtins_impl.call(e, {"you": p}, "icons", [icon, board[::-1]])}
+    assert len(counts) == 1, f"{icon}: the ways of counting disagree: {counts}"
+    return counts.pop()
+
+
+@pytest.mark.parametrize("edition,bonuses", [("3e", 0), ("4e", 2)])
+def test_a_bonus_counts_as_an_icon_only_where_the_set_says(edition, bonuses):
+    """Flute (bonus top left, music note, echo box bottom right) on top of Bangle splayed up (echo box,
+    bonus): 4th edition two bonus icons, 3rd none; an echo box is never an icon."""
+    e = _engine(edition, {"players": [{"board": {"purple": {"cards": ["Flute", "Bell"], "splay": "up"},
+                                                  "red": ["Bangle"]}}, {}]})
+    assert _count(e, "bonus") == bonuses
+    assert _count(e, "echo") == 0
+    assert ("bonus" in e.cards.icons) == bool(bonuses)
+    from innoscript.runtime import builtins_impl
+    assert ("bonus" in builtins_impl.call(e, {"you": 0}, "all_icons", [])) == bool(bonuses)
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_music_notes_count_by_name_and_as_hexes(edition):
+    """Flute on Bell splayed up: Flute's note (top) and Bell's (bottom left, shown by the splay) are two
+    music notes; counted as hexes with them: the hexes of the cards that have one."""
+    e = _engine(edition, {"players": [{"board": {"purple": {"cards": ["Flute", "Bell"], "splay": "up"}}}, {}]})
+    from innoscript.runtime import builtins_impl
+    board = [e.cards.by_name["Flute"], e.cards.by_name["Bell"]]
+    assert builtins_impl.call(e, {"you": 0}, "icons", ["music_note", board]) == 2
+    assert builtins_impl.call(e, {"you": 0}, "icons", ["music_note", board[:1]]) == 1
