@@ -260,30 +260,33 @@ def cmd_cards(args) -> int:
     from rich.table import Table
 
     try:
-        data = catalog(args.edition, Path(args.scenarios) if args.scenarios else None)
+        data = catalog(args.edition, Path(args.scenarios) if args.scenarios else None, sets=args.sets or ())
     except CompileError as err:
         return _errors_out(err)
     if args.format == "json":
         print(json.dumps(data, indent=2))
         return 0
     console = _console()
-    table = Table(title=f"Cards of edition {data['edition']}")
-    for col in ("age", "card", "colour", "compiled", "implemented", "effects", "scenarios", "covered"):
+    sets = data.get("sets", [])
+    table = Table(title=f"Cards of edition {data['edition']}" + (f" with {', '.join(sets)}" if sets else ""))
+    for col in ("age", "card", *(["set"] if sets else []), "colour", "compiled", "implemented", "effects",
+                "scenarios", "covered"):
         table.add_column(col)
     for r in data["cards"]:
         covered = "[green]yes[/green]" if r["every_effect_has_scenario"] else \
             f"[red]{len(r['effects_with_scenario'])}/{r['effects']}[/red]"
-        table.add_row(str(r["age"] or "?"), r["name"] or r["source"], r["color"] or "?",
+        table.add_row(str(r["age"] or "?"), r["name"] or r["source"], *([r["set"]] if sets else []), r["color"] or "?",
                       "yes" if r["compiled"] else "[red]no[/red]", "yes" if r["implemented"] else "[red]no[/red]",
                       str(r["effects"]), str(r["scenarios"]), covered)
     console.print(table)
     t = data["totals"]
     if t["not_implemented"]:
         console.print(f"[red]not implemented (no effects scripted):[/red] {', '.join(t['not_implemented'])}")
-    console.print(f"{t['compiled']}/{t['cards']} cards compile, {t['implemented']} implemented; "
-                  f"{t['effects_with_scenario']}/{t['effects']} effects "
-                  f"have a passing scenario; {t['cards_fully_covered']} cards fully covered; "
-                  f"{t['failing_scenarios']} failing scenario(s)")
+    for label, s in ([(f"set {n}: ", data["totals_by_set"][n]) for n in ["base", *sets]] if sets else []) + [("", t)]:
+        console.print(f"{label}{s['compiled']}/{s['cards']} cards compile, {s['implemented']} implemented; "
+                      f"{s['effects_with_scenario']}/{s['effects']} effects "
+                      f"have a passing scenario; {s['cards_fully_covered']} cards fully covered", markup=False)
+    console.print(f"{t['failing_scenarios']} failing scenario(s)")
     return 0
 
 
@@ -561,7 +564,7 @@ def cmd_coverage(args) -> int:
     from rich.table import Table
 
     try:
-        result = C.measure(args.edition, Path(args.scenarios) if args.scenarios else None)
+        result = C.measure(args.edition, Path(args.scenarios) if args.scenarios else None, sets=args.sets or ())
     except CompileError as err:
         return _errors_out(err)
     if args.card:
@@ -601,6 +604,10 @@ def cmd_coverage(args) -> int:
                         text = lines[b["line"] - 1].strip() if 0 < b["line"] <= len(lines) else ""
                         con.print(f"never taken: {c['name']} effect {e['effect']}, {c['source']}:{b['line']}: "
                                   f"{text}  <- no scenario has {b['meaning']}", markup=False)
+    for name, s in result.get("totals_by_set", {}).items():
+        con.print(f"set {name}: instructions {s['executed']}/{s['instructions']} "
+                  f"({C.percent(s['executed'], s['instructions'])}%), branch outcomes {s['branches_taken']}/"
+                  f"{s['branches']} ({C.percent(s['branches_taken'], s['branches'])}%)", markup=False)
     con.print(f"instructions {t['executed']}/{t['instructions']} ({C.percent(t['executed'], t['instructions'])}%), "
               f"branch outcomes {t['branches_taken']}/{t['branches']} ({C.percent(t['branches_taken'], t['branches'])}%)"
               + (f"; HTML report: {args.html}" if args.html else ""))
@@ -767,12 +774,15 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript coverage", "every 3rd-edition card"),
         ("innoscript coverage --summary --edition 4e", "the totals only"),
         ("innoscript coverage --html coverage.html", "also an HTML report with the source lines"),
-        ("innoscript coverage Metalworking", "one card, with the source line of each untaken branch")])
+        ("innoscript coverage Metalworking", "one card, with the source line of each untaken branch"),
+        ("innoscript coverage --summary --sets echoes", "with Echoes of the Past, totals per set")])
     c.add_argument("card", nargs="?", help="one card, listing its untaken branches (default: every card)")
     c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.add_argument("--branches", action="store_true", help="list every untaken branch with its source line")
     c.add_argument("--scenarios", metavar="FOLDER",
-                   help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
+                   help="scenario folder (default: tests/scenarios/<edition> of this checkout, "
+                        "tests/scenarios/<set>-<edition> with sets)")
     c.add_argument("--html", metavar="FILE", help="also write an HTML report to this file (default: none)")
     c.add_argument("--summary", action="store_true", help="print the totals only")
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
@@ -816,10 +826,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = _sub(sub, "cards", "list an edition's cards: compiled, effects, scenarios, coverage", [
         ("innoscript cards", "the 3rd edition as a table"),
-        ("innoscript cards --edition 4e --format json | jq '.totals'", "JSON for pipes")])
+        ("innoscript cards --edition 4e --format json | jq '.totals'", "JSON for pipes"),
+        ("innoscript cards --edition 4e --sets echoes", "with Echoes of the Past, totals per set")])
     c.add_argument("--edition", default="3e", help="edition name")
+    c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
     c.add_argument("--scenarios", metavar="FOLDER",
-                   help="scenario folder (default: tests/scenarios/<edition> of this checkout)")
+                   help="scenario folder (default: tests/scenarios/<edition> of this checkout, "
+                        "tests/scenarios/<set>-<edition> with sets)")
     c.add_argument("--format", choices=["text", "json"], default="text", help=FORMAT_HELP)
     c.set_defaults(func=cmd_cards)
 

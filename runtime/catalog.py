@@ -1,27 +1,39 @@
-"""The card listing: for each card of an edition, whether it compiles, how
-many effects it has, which scenarios run it, and whether every effect has a
-passing scenario.  A scenario counts for an effect only if it passed and the
-engine really ran that effect (read from the scenario's events)."""
+"""The card listing: for each card of an edition (and of the sets in play),
+whether it compiles, how many effects it has (echo effects included), which
+scenarios run it, and whether every effect has a passing scenario.  A
+scenario counts for an effect only if it passed and the engine really ran that
+effect (read from the scenario's events).  With sets, each card says its set
+and the totals are also given per set."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from innoscript.compiler.bundle import compile_card, vocabulary
+from innoscript.compiler.bundle import compile_card, edition_vocabulary
 from innoscript.diagnostics import CompileError
 from innoscript.editions import cards_root, load_edition
 from .scenario import ScenarioError, run
 
 
-def default_scenario_dir(edition: str) -> Path:
-    return cards_root().parent / "tests" / "scenarios" / edition
+def default_scenario_dir(edition: str, sets=()) -> Path:
+    """tests/scenarios/<edition>, or tests/scenarios/<set>-<edition> for a game with sets."""
+    return cards_root().parent / "tests" / "scenarios" / "-".join([*sets, edition])
 
 
-def catalog(edition_name: str, scenario_dir: Path | None = None) -> dict:
-    edition = load_edition(edition_name)
-    vocab = vocabulary(edition.manifest, edition.card_names)
+def set_of(edition, relpath: str) -> str:
+    """The set a card source belongs to ('base' for the edition's own cards)."""
+    for s in edition.sets:
+        if relpath.startswith(f"sets/{s.name}/"):
+            return s.name
+    return "base"
+
+
+def catalog(edition_name: str, scenario_dir: Path | None = None, sets=()) -> dict:
+    edition = load_edition(edition_name, sets=sets)
+    vocab = edition_vocabulary(edition)
     rows: dict[str, dict] = {}
     for src in edition.sources:
-        row = {"name": src.name, "source": src.relpath, "compiled": True, "implemented": False, "error": None,
+        row = {"name": src.name, "set": set_of(edition, src.relpath), "source": src.relpath, "compiled": True,
+               "implemented": False, "error": None,
                "age": None, "color": None, "effects": 0, "scenarios": 0, "effects_with_scenario": [],
                "every_effect_has_scenario": False}
         try:
@@ -31,11 +43,11 @@ def catalog(edition_name: str, scenario_dir: Path | None = None) -> dict:
         except CompileError as err:
             row.update(compiled=False, error=err.diagnostics[0].render())
         rows[src.name or src.relpath] = row
-    scenario_dir = scenario_dir or default_scenario_dir(edition.name)
+    scenario_dir = scenario_dir or default_scenario_dir(edition.name, edition.set_names)
     failing: list[str] = []
     if scenario_dir.exists():
         from innoscript.compiler.bundle import load_bundle
-        bundle = load_bundle(edition.name)
+        bundle = load_bundle(edition.name, sets=edition.set_names)
         names = [c["name"] for c in bundle["cards"]]
         for path in sorted(scenario_dir.rglob("*.yaml")):
             try:
@@ -61,7 +73,17 @@ def catalog(edition_name: str, scenario_dir: Path | None = None) -> dict:
     for r in cards:
         r["effects_with_scenario"].sort()
         r["every_effect_has_scenario"] = r["implemented"] and len(r["effects_with_scenario"]) == r["effects"]
-    totals = {
+    totals = dict(_totals(cards), failing_scenarios=len(failing))
+    out = {"edition": edition.name, "cards": cards, "totals": totals, "failing_scenarios": failing}
+    if edition.sets:
+        out["sets"] = edition.set_names
+        out["totals_by_set"] = {name: _totals([r for r in cards if r["set"] == name])
+                                for name in ["base", *edition.set_names]}
+    return out
+
+
+def _totals(cards: list[dict]) -> dict:
+    return {
         "cards": len(cards),
         "compiled": sum(r["compiled"] for r in cards),
         "implemented": sum(r["implemented"] for r in cards),
@@ -69,6 +91,4 @@ def catalog(edition_name: str, scenario_dir: Path | None = None) -> dict:
         "effects": sum(r["effects"] for r in cards),
         "effects_with_scenario": sum(len(r["effects_with_scenario"]) for r in cards),
         "cards_fully_covered": sum(r["every_effect_has_scenario"] for r in cards),
-        "failing_scenarios": len(failing),
     }
-    return {"edition": edition.name, "cards": cards, "totals": totals, "failing_scenarios": failing}

@@ -2,7 +2,8 @@
 
 For every card effect: which instructions ran, and which outcomes of each
 branch (JUMP_IF_FALSE, JUMP_IF_TRUE, FOR_NEXT: falling through or jumping)
-were taken, over all the passing and failing scenarios of an edition.
+were taken, over all the passing and failing scenarios of an edition (and the
+sets in play: each card says its set, and the totals are also given per set).
 """
 from __future__ import annotations
 
@@ -22,10 +23,11 @@ MEANING = {O.JUMP_IF_FALSE: ("the condition true", "the condition false"),
            O.FOR_NEXT: ("the loop's body run", "the loop finished")}
 
 
-def measure(edition: str, scenario_dir: Path | None = None) -> dict:
-    bundle = load_bundle(edition)
+def measure(edition: str, scenario_dir: Path | None = None, sets=()) -> dict:
+    bundle = load_bundle(edition, sets=sets)
+    set_names = sorted(bundle.get("sets", {}))
     trace: set = set()
-    scenario_dir = scenario_dir or default_scenario_dir(bundle["edition"])
+    scenario_dir = scenario_dir or default_scenario_dir(bundle["edition"], set_names)
     files = sorted(scenario_dir.rglob("*.yaml")) if scenario_dir.exists() else []
     ran = 0
     for f in files:
@@ -54,16 +56,28 @@ def measure(edition: str, scenario_dir: Path | None = None) -> dict:
             for k in totals:
                 totals[k] += eff[k]
             effects.append(eff)
-        cards.append({"name": card["name"], "age": card["age"], "source": card["source"], "effects": effects})
-    return {"edition": bundle["edition"], "scenarios": ran, "cards": cards, "totals": totals, "bundle": bundle}
+        cards.append({"name": card["name"], "set": card.get("set") or "base", "age": card["age"],
+                      "source": card["source"], "effects": effects})
+    out = {"edition": bundle["edition"], "scenarios": ran, "cards": cards, "totals": totals, "bundle": bundle}
+    if set_names:
+        out["sets"] = set_names
+        out["totals_by_set"] = {name: _totals([c for c in cards if c["set"] == name]) for name in ["base", *set_names]}
+    return out
+
+
+def _totals(cards: list[dict]) -> dict:
+    return {k: sum(e[k] for c in cards for e in c["effects"])
+            for k in ("instructions", "executed", "branches", "branches_taken")}
 
 
 def only(result: dict, cards: list[dict]) -> dict:
     """The result narrowed to some cards, totals recounted (the bundle kept for the HTML report)."""
     names = {c["name"] for c in cards}
-    totals = {k: sum(e[k] for c in cards for e in c["effects"]) for k in result["totals"]}
     bundle = dict(result["bundle"], cards=[c for c in result["bundle"]["cards"] if c["name"] in names])
-    return dict(result, cards=cards, totals=totals, bundle=bundle)
+    out = dict(result, cards=cards, totals=_totals(cards), bundle=bundle)
+    if "totals_by_set" in result:
+        out["totals_by_set"] = {s: _totals([c for c in cards if c["set"] == s]) for s in result["totals_by_set"]}
+    return out
 
 
 def percent(a: int, b: int) -> float:
