@@ -13,6 +13,7 @@ from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.invariants import violations
 from innoscript.runtime.protocol import Hub
 from innoscript.runtime.store import Store
+from protocol_client import check
 
 
 @pytest.fixture(scope="module")
@@ -231,7 +232,7 @@ def test_the_protocol_shows_no_other_seat_a_forecast_card(tmp_path, b4):
     conn = object()
 
     def ask(msg):
-        return [m for _, m in proto.handle(conn, json.dumps(msg))]
+        return [check("server", m) for _, m in proto.handle(conn, json.dumps(msg))]
     created = ask({"type": "create", "edition": "4e", "sets": ["echoes"], "players": 2, "seed": 3})[0]
     assert created["type"] == "created", created
     game = proto.games[created["game"]]["game"]
@@ -248,3 +249,24 @@ def test_the_protocol_shows_no_other_seat_a_forecast_card(tmp_path, b4):
         assert reply["view"]["players"][0]["zones"][z]["count"] == 3
     (reply,) = ask({"type": "view", "game": created["game"], "player": 0, "token": created["seats"][0]})
     assert [c["id"] for c in reply["view"]["players"][0]["zones"][z]["cards"]] == mine
+
+
+@pytest.mark.parametrize("visibility, size, other", [
+    ("all", "public", "cards"), ("owner", "owner", "limit only"), ("owner", "public", "count")])
+def test_visibility_and_size_are_the_manifests(b4, visibility, size, other):
+    """The same zone declared otherwise (as another set's zone might be): what the other seats see follows."""
+    import copy
+    bundle = copy.deepcopy(b4)
+    (spec,) = bundle["sets"]["echoes"]["zones"].values()
+    spec.update(visibility=visibility, size=size)
+    game = Game.new("4e", 2, 1, bundle=bundle)
+    cards = free_cards(game, 2)
+    game.engine.move(frame(), cards, verb(game))
+    seen = game.view(1)["players"][0]["zones"][zone_name(game)]
+    if other == "cards":
+        assert [c["id"] for c in seen["cards"]] == cards
+    elif other == "count":
+        assert seen == {"count": 2, "ages": sorted(game.cards.age[c] for c in cards), "limit": 5}
+    else:
+        assert seen == {"limit": 5}
+        assert not leaked(game.view(1), game, set(cards))
