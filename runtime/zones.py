@@ -47,12 +47,3 @@ def sees_cards(cards, zone: str, owner: int, viewer: int | None) -> bool:
 
 def sees_size(cards, zone: str, owner: int, viewer: int | None) -> bool:
     return cards.zones[zone].get("size", "public") == "public" or viewer == owner
-
-
-def zone_of(state: dict, cid: int):
-    """(zone, owner) of a card in a set's zone, else None."""
-    for p, pl in enumerate(state["players"]):
-        for name, ids in pl.get("zones", {}).items():
-            if cid in ids:
-                return name, p
-    return None
