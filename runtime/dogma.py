@@ -38,14 +38,7 @@ class Dogma:
         if self._parley():
             if cid not in top_cards(st, p):
                 prelude.append(["pay", p])
-            has_demand = self.cards.has_demand[cid]
-            for q in self.players_from(p, False):
-                if self.adjacent(p, q) or teams.same_team(st, p, q):
-                    continue   # a partner shares and is never demanded by the team rules, with no cost
-                if counts[q] >= counts[p]:
-                    prelude.append(["share", q])
-                elif has_demand and st["players"][q]["hand"]:
-                    prelude.append(["avoid", q])
+            prelude += self._parley_steps(p, cid, counts)
         st["dogma"] = {"card": cid, "active": p, "icon": icon, "counts": counts, "vars": {},
                        "records": [], "changes": 0, "shared_change": False, "stack": [], "prelude": prelude,
                        "prelude_frame": {}, "excluded": [], "built": False}
@@ -56,30 +49,49 @@ class Dogma:
         alive = sum(not pl.get("eliminated") for pl in self.state["players"])
         return bool(self.rule("parley")) and alive >= 4
 
-    def _run_prelude(self):
+    def _parley_steps(self, p: int, cid: int, counts: list[int]) -> list[list]:
+        """Each non-adjacent player's parley choice for a dogma of cid by p: to share (as many icons or
+        more), or to avoid its demands (fewer, with a card in hand)."""
         st = self.state
-        d = st["dogma"]
-        while d["prelude"]:
-            step, q = d["prelude"][0]
+        steps = []
+        for q in self.players_from(p, False):
+            if self.adjacent(p, q) or teams.same_team(st, p, q):
+                continue   # a partner shares and is never demanded by the team rules, with no cost
+            if counts[q] >= counts[p]:
+                steps.append(["share", q])
+            elif self.cards.has_demand[cid] and st["players"][q]["hand"]:
+                steps.append(["avoid", q])
+        return steps
+
+    def _prelude(self, steps: list, excluded: list, holder: dict, cid: int) -> None:
+        """Ask each parley step in turn (the answers wait in ``holder``); a player who does not pay to
+        share, or pays to avoid, joins ``excluded``."""
+        st = self.state
+        while steps:
+            step, q = steps[0]
             hand = st["players"][q]["hand"]
             if step == "share" and not hand:  # nothing to return: cannot share
-                d["prelude"].pop(0)
-                d["excluded"].append(q)
+                steps.pop(0)
+                excluded.append(q)
                 continue
             if step == "pay":
                 chosen = self.ask({"player": q, "kind": "select_cards", "options": list(hand), "min": 1, "max": 1,
-                                   "source": self.cards.name[d["card"]],
-                                   "prompt": "return a card from your hand to use another player's card"}, d["prelude_frame"])
+                                   "source": self.cards.name[cid],
+                                   "prompt": "return a card from your hand to use another player's card"}, holder)
             else:
                 chosen = self.ask({"player": q, "kind": "select_cards", "options": list(hand), "min": 0, "max": 1,
-                                   "optional": True, "source": self.cards.name[d["card"]],
+                                   "optional": True, "source": self.cards.name[cid],
                                    "prompt": "return a card from your hand to share this dogma" if step == "share"
-                                   else "return a card from your hand to avoid its demands"}, d["prelude_frame"])
-            d["prelude"].pop(0)
+                                   else "return a card from your hand to avoid its demands"}, holder)
+            steps.pop(0)
             for c in chosen:
                 self._put(q, c, "return")
             if step == "share" and not chosen or step == "avoid" and chosen:
-                d["excluded"].append(q)
+                excluded.append(q)
+
+    def _run_prelude(self):
+        d = self.state["dogma"]
+        self._prelude(d["prelude"], d["excluded"], d["prelude_frame"], d["card"])
         if not d["built"]:
             d["built"] = True
             cid, p = d["card"], d["active"]
@@ -157,6 +169,9 @@ class Dogma:
         stack = d["stack"]
         while stack:
             top = stack[-1]
+            if "parley" in top:
+                self._run_free_prelude(top)
+                continue
             if "work" in top:
                 if not top["work"]:
                     stack.pop()
@@ -246,13 +261,26 @@ class Dogma:
         icon = self.cards.cards[cid]["dogma"]
         counts = [board_icon_count(self.cards, st, q, icon) if not st["players"][q].get("eliminated") else -1
                   for q in range(len(st["players"]))]
-        items = self.effect_list(cid, you, counts, set(), self.pile_echoes(cid))
         self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, foreseen=foreseen)
         records = st["dogma"].setdefault("records", [])
         records.append({})
-        st["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records),
-                                     "free": {"card": cid, "active": you, "foreseen": bool(foreseen),
-                                              "shared": False, "shared_change": False}})
+        entry = {"work": [], "depth": depth, "record": len(records),
+                 "free": {"card": cid, "active": you, "foreseen": bool(foreseen), "shared": False,
+                          "shared_change": False}}
+        steps = self._parley_steps(you, cid, counts) if self._parley() else []
+        if steps:   # non-adjacent players choose first, as in a Dogma action (no card is paid to use X)
+            st["dogma"]["stack"].append({"parley": steps, "excluded": [], "counts": counts, "then": entry})
+        else:
+            entry["work"] = self.effect_list(cid, you, counts, set(), self.pile_echoes(cid))
+            st["dogma"]["stack"].append(entry)
+
+    def _run_free_prelude(self, top: dict) -> None:
+        """A free Dogma's parley choices; then its work list replaces them on the stack."""
+        entry = top["then"]
+        cid, you = entry["free"]["card"], entry["free"]["active"]
+        self._prelude(top["parley"], top["excluded"], top, cid)
+        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self.pile_echoes(cid))
+        self.state["dogma"]["stack"][-1] = entry
 
     def _end_free_dogma(self, free: dict) -> None:
         """A free Dogma's work is done: its own sharing bonus."""

@@ -230,10 +230,7 @@ def _check_dogma(cards, state, n):
         _int(q, 0, n, "dogma/excluded")
     if not isinstance(d["prelude"], list):
         raise ValueError("dogma/prelude is a list")
-    for step in d["prelude"]:
-        if not (isinstance(step, list) and len(step) == 2 and step[0] in PRELUDE_STEPS):
-            raise ValueError("a prelude step is [pay|share|avoid, player]")
-        _int(step[1], 0, n, "prelude player")
+    _check_steps(d["prelude"], n)
     if not isinstance(d["prelude_frame"], dict) or d["prelude_frame"]:
         raise ValueError("dogma/prelude_frame holds nothing between decisions")
     for key in ("budget", "asked"):
@@ -244,6 +241,18 @@ def _check_dogma(cards, state, n):
         raise ValueError("dogma/stack is deeper than executions can nest")
     for i, item in enumerate(stack):
         what = f"dogma/stack/{i}"
+        if "parley" in item:    # a free Dogma's parley choices, its work list waiting in "then"
+            if set(item) != {"parley", "excluded", "counts", "then"} or not isinstance(item["then"], dict) \
+                    or "free" not in item["then"] or item["then"].get("work") != []:
+                raise ValueError(f"{what}: a free Dogma's parley holds its steps, the excluded, counts and its work")
+            _check_steps(item["parley"], n)
+            if not isinstance(item["excluded"], list) or not isinstance(item["counts"], list) or len(item["counts"]) != n:
+                raise ValueError(f"{what}: excluded players and one count per player")
+            for q in item["excluded"]:
+                _int(q, 0, n, f"{what}/excluded")
+            for c in item["counts"]:
+                _int(c, -1, 10 ** 4, f"{what}/counts")
+            item = item["then"]
         if "work" in item:
             if set(item) - {"work", "depth", "record", "free"}:
                 raise ValueError(f"{what}: a work item holds work and its depth only")
@@ -275,6 +284,15 @@ def _check_dogma(cards, state, n):
             _check_frame(cards, item, n, what, records)
     if not d["prelude"] and state["pending"] is not None and (not stack or "work" in stack[-1]):
         raise ValueError("a decision is pending in a dogma action, but no effect is waiting for it")
+
+
+def _check_steps(steps, n):
+    if not isinstance(steps, list):
+        raise ValueError("dogma/prelude is a list")
+    for step in steps:
+        if not (isinstance(step, list) and len(step) == 2 and step[0] in PRELUDE_STEPS):
+            raise ValueError("a prelude step is [pay|share|avoid, player]")
+        _int(step[1], 0, n, "prelude player")
 
 
 def _check_frame(cards, f, n, what, state_records):

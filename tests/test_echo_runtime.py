@@ -201,3 +201,43 @@ def test_music_notes_count_by_name_and_as_hexes(edition):
     board = [e.cards.by_name["Flute"], e.cards.by_name["Bell"]]
     assert builtins_impl.call(e, {"you": 0}, "icons", ["music_note", board]) == 2
     assert builtins_impl.call(e, {"you": 0}, "icons", ["music_note", board[:1]]) == 1
+
+
+def _at_free_parley():
+    path = CORPUS / "4e" / "deodorant-free-dogma--parley.yaml"
+    bundle = _with_test_card(CORPUS / "4e" / "deodorant-free-dogma.inno")
+    data = yaml.safe_load(path.read_text())
+    e = scenario.build_state(data, bundle)
+    e.advance()
+    e.answer(scenario.action(e, data["do"], str(path)))
+    e.answer([e.cards.by_name["Oars"]])
+    assert e.pending["player"] == 2 and "parley" in e.state["dogma"]["stack"][-1]
+    return e, bundle
+
+
+def test_a_game_saved_at_a_free_dogmas_parley_choice_loads_and_goes_on():
+    e, bundle = _at_free_parley()
+    game = Game(e)
+    loaded = Game.load(game.save(), bundle=bundle)
+    for g in (game, loaded):
+        g.apply([e.cards.by_name["Ruler"]])
+        assert g.decision["kind"] == "action"
+    assert game.save() == loaded.save()
+
+
+@pytest.mark.parametrize("spoil", [
+    lambda st: st["dogma"]["stack"][-1]["then"]["free"].update(card=10 ** 6),
+    lambda st: st["dogma"]["stack"][-1]["then"]["free"].update(foreseen="yes"),
+    lambda st: st["dogma"]["stack"][-1]["then"].update(work=[[0, 0, 0, 0, False]]),
+    lambda st: st["dogma"]["stack"][-1].update(parley=[["fly", 1]]),
+    lambda st: st["dogma"]["stack"][-1].update(counts=[1]),
+    lambda st: st["dogma"]["stack"][-1].update(extra=1),
+])
+def test_a_saved_free_dogma_that_was_tampered_with_is_refused(spoil):
+    import json
+    from innoscript.runtime.game import BadSave
+    e, bundle = _at_free_parley()
+    data = json.loads(Game(e).save())
+    spoil(data["state"] if "state" in data else data)
+    with pytest.raises(BadSave):
+        Game.load(json.dumps(data), bundle=bundle)
