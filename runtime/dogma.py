@@ -145,8 +145,9 @@ class Dogma:
     def may_dogma(self, cid: int) -> bool:
         """Whether a Dogma action on this top card is offered: it has dogma effects, or (manifest
         ``dogma_without_dogma_effects``) its pile has an echo effect to run. A card file with no effects
-        at all is not implemented and is never offered."""
-        if not self.cards.cards[cid]["effects"]:
+        is not implemented and is never offered, unless it says the card prints none (``no_effect``)."""
+        card = self.cards.cards[cid]
+        if not card["effects"] and not card.get("no_effect"):
             return False
         return self.has_dogma_effects(cid) or bool(self.rule("dogma_without_dogma_effects") and self.pile_echoes(cid))
 

@@ -77,6 +77,26 @@ def test_a_card_file_without_effects_is_never_offered():
     assert {"type": "dogma", "card": e.cards.by_name["Ruler"]} not in e.compute_legal_actions(0)
 
 
+@pytest.mark.parametrize("edition,splay,offered", [("3e", "right", True), ("3e", "none", False),
+                                                   ("4e", "right", False)])
+def test_a_card_printed_without_effects_is_offered_for_its_piles_echoes(edition, splay, offered):
+    """A card file that says the card prints no effect (no_effect), on Perfume splayed right (its echo box
+    shows): offered in the 3rd edition, where its Dogma runs Perfume's echo only; not when no echo shows,
+    nor in the 4th edition."""
+    bundle = copy.deepcopy(load_bundle(edition, sets=["echoes"]))
+    card = next(c for c in bundle["cards"] if c["name"] == "Lever")
+    card.update(effects=[], no_effect=True)
+    e = _engine(edition, {"players": [{"board": {"blue": {"cards": ["Lever", "Perfume"], "splay": splay}},
+                                       "hand": ["Bangle"]}, {}]}, bundle)
+    e.advance()
+    lever = e.cards.by_name["Lever"]
+    assert ({"type": "dogma", "card": lever} in e.compute_legal_actions(0)) == offered
+    if offered:
+        events = e.answer({"type": "dogma", "card": lever})
+        assert [(ev["card"], ev.get("echo")) for ev in events if ev["type"] == "effect"] == \
+            [(e.cards.by_name["Perfume"], True)]
+
+
 def test_a_game_saved_inside_an_echo_effect_loads_and_goes_on(tmp_path):
     """Magnifying Glass's echo asks which card to return; saved there, the loaded game finishes the
     action exactly as the unsaved one."""
