@@ -15,7 +15,8 @@ from innoscript.runtime.engine import Engine
 
 
 def _engine(edition: str, setup: dict, bundle=None) -> Engine:
-    data = {"name": "t", "version": 2, "edition": edition, "sets": ["echoes"], "players": 2, "setup": setup,
+    data = {"name": "t", "version": 2, "edition": edition, "sets": ["echoes"], "players": len(setup["players"]),
+            "setup": setup,
             "do": {"draw": True}, "expect": {}}
     return scenario.build_state(data, bundle or load_bundle(edition, sets=["echoes"]))
 
@@ -261,3 +262,19 @@ def test_a_saved_free_dogma_that_was_tampered_with_is_refused(spoil):
     spoil(data["state"] if "state" in data else data)
     with pytest.raises(BadSave):
         Game.load(json.dumps(data), bundle=bundle)
+
+
+@pytest.mark.parametrize("kind,want", [
+    ("self-execute", [(0, 0, 0)]),
+    ("super-execute", [(0, 0, 0), (1, 1, 0), (1, 2, 0)]),   # the echo, then the demand of every opponent
+])
+def test_an_executed_card_runs_its_own_echo_first(kind, want):
+    """Candles (4th edition: an echo effect and a demand) under Bangle on a pile splayed up, executed:
+    its own echo first, never Bangle's; a super-execute adds its demand for each opponent."""
+    e = _engine("4e", {"players": [{"board": {"red": {"cards": ["Candles", "Bangle"], "splay": "up"}}}, {}, {}]})
+    candles = e.cards.by_name["Candles"]
+    e.state["dogma"] = {"stack": [], "records": []}
+    e.execute({"you": 0, "card": candles, "depth": 0}, candles, kind)
+    work = e.state["dogma"]["stack"][-1]["work"]
+    assert {c for c, *_ in work} == {candles}
+    assert [(eff, you, me) for _, eff, you, me, _ in work] == want
