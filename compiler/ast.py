@@ -410,6 +410,7 @@ class Card(Node):
     effects: list[Effect]
     path: str = field(default="", compare=False)
     hooks: list[Hook] = field(default_factory=list)   # a set's rules file: hooks and no card
+    no_effect: bool = False     # printed with no effect at all ('no effect' after the header)
 
     def get(self, key: str, default=None):
         for m in self.meta:

@@ -41,6 +41,10 @@ class Builder(Transformer):
         name, metas, pos = header
         return A.Card(name, metas, effects, pos=pos, path=self.r.path)
 
+    def card_no_effect(self, meta, children):
+        name, metas, pos = children[0]
+        return A.Card(name, metas, [], pos=pos, path=self.r.path, no_effect=True)
+
     def hooks_file(self, meta, children):
         return A.Card("", [], [], pos=_pos(meta), path=self.r.path, hooks=list(children))
 

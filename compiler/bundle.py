@@ -125,6 +125,8 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
     }
     if card.get("bonuses"):
         data["bonuses"] = list(card.get("bonuses"))
+    if card.no_effect:
+        data["no_effect"] = True
     return CompiledCard(card, data)
 
 
@@ -360,6 +362,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label}: bonuses give a value to each bonus cell, and to nothing else")
         if not isinstance(card.get("effects"), list):
             fail(f"{label}: effects are a list")
+        if card.get("no_effect", True) is not True or card.get("no_effect") and card["effects"]:
+            fail(f"{label}: a card printed with no effect ('no_effect': true) has no effects")
         for e, chunk in enumerate(card["effects"]):
             _check_chunk(chunk, f"{label} effect {e + 1}", fail, condition=False)
             if chunk["kind"] == "hook" or (chunk["kind"] == "echo") != (e == 0 and "echo" in icons):

@@ -49,6 +49,8 @@ class Renderer:
             out["echo"] = echo
         if card.get("bonuses"):
             out["bonuses"] = card.get("bonuses")
+        if card.no_effect:
+            out["effects"] = ["No effect."]    # the marker's English: a card printed without effects
         return out
 
     def hook(self, h: A.Hook) -> str:

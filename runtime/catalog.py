@@ -39,7 +39,7 @@ def catalog(edition_name: str, scenario_dir: Path | None = None, sets=()) -> dic
         try:
             data = compile_card(src.text, src.relpath, vocab).data
             row.update(age=data["age"], color=data["color"], effects=len(data["effects"]),
-                       implemented=bool(data["effects"]))
+                       implemented=bool(data["effects"]) or bool(data.get("no_effect")))
         except CompileError as err:
             row.update(compiled=False, error=err.diagnostics[0].render())
         rows[src.name or src.relpath] = row

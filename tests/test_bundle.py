@@ -131,3 +131,18 @@ def test_named_where_and_icon_bindings_compile():
     ed = load_edition("4e")
     path = Path(__file__).parent / "corpus" / "named-where.inno"
     compile_card(path.read_text(), path.name, vocabulary(ed.manifest, ed.card_names))
+
+
+def test_a_card_printed_with_no_effect_says_so_and_a_header_alone_does_not():
+    ed = load_edition("3e")
+    vocab = B.vocabulary(ed.manifest, ed.card_names)
+    head = 'card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\n'
+    marked = B.compile_card(head + "no effect\n", "x.inno", vocab).data
+    assert marked["no_effect"] is True and marked["effects"] == []
+    assert "no_effect" not in B.compile_card(head, "x.inno", vocab).data
+    with pytest.raises(CompileError):        # the marker is the whole body: no effects after it
+        B.compile_card(head + "no effect\neffect {\n draw [1]\n}\n", "x.inno", vocab)
+    bundle = json.loads(json.dumps(B.compile_edition(ed)))
+    bundle["cards"][0]["no_effect"] = True   # a marked card with effects is a broken bundle
+    with pytest.raises(CompileError):
+        B.check_bundle(bundle, "b.json")
