@@ -1,6 +1,6 @@
 """Every scripted effect of a set's cards, echo effects included, has a passing scenario, except the
-effects listed in tests/echoes-uncovered.yaml (their scenarios wait for runtime); the listing reports
-per set on the command line too."""
+effects listed in tests/echoes-uncovered.yaml (their scenarios wait for runtime or for a card file); the
+listing reports per set on the command line too."""
 import json
 import subprocess
 import sys
@@ -15,17 +15,16 @@ UNCOVERED = Path(__file__).parent / "echoes-uncovered.yaml"
 
 
 def problems(data: dict, set_name: str, waiting: dict) -> list[str]:
-    """What differs between the set's effects without a passing scenario and the list of those waiting."""
+    """The set's effects without a passing scenario that are not listed as waiting. (A listed effect that
+    has one now is no problem: scenarios of the engine's rules may run it first; the list is pruned by hand.)"""
     out = []
     for r in data["cards"]:
         if r["set"] != set_name or not r["implemented"]:
             continue
-        missing = sorted(set(range(1, r["effects"] + 1)) - set(r["effects_with_scenario"]))
-        listed = sorted(waiting.get(r["name"], []))
-        if missing != listed:
-            out.append(f"{r['name']}: effects without a passing scenario {missing}, listed as waiting {listed}")
-    named = {r["name"] for r in data["cards"] if r["set"] == set_name}
-    out += [f"{n}: listed as waiting, but no scripted card of the set has this name" for n in waiting if n not in named]
+        missing = set(range(1, r["effects"] + 1)) - set(r["effects_with_scenario"])
+        unlisted = sorted(missing - set(waiting.get(r["name"], [])))
+        if unlisted:
+            out.append(f"{r['name']}: effects {unlisted} have no passing scenario (and are not listed as waiting)")
     return out
 
 
@@ -43,8 +42,9 @@ def test_the_check_catches_an_effect_without_a_scenario(tmp_path):
     assert data["totals_by_set"]["echoes"]["effects_with_scenario"] == 0
     waiting = yaml.safe_load(UNCOVERED.read_text(encoding="utf-8"))["3e"] or {}
     found = problems(data, "echoes", waiting)
-    assert found and all("listed as waiting" in p for p in found)
-    assert problems(data, "echoes", dict(waiting, Nothing=[1]))[-1].startswith("Nothing: listed as waiting")
+    assert found and all("no passing scenario" in p for p in found)
+    everything = {r["name"]: list(range(1, r["effects"] + 1)) for r in data["cards"] if r["set"] == "echoes"}
+    assert problems(data, "echoes", everything) == []
 
 
 def _cli(*args):
