@@ -246,7 +246,7 @@ def _gallery_pages() -> dict[str, str]:
     from innoscript.compiler.disasm import disassemble_card
     from innoscript.editions import available_editions, load_edition, source_path
     from innoscript.runtime.catalog import default_scenario_dir
-    from innoscript.runtime.views import card_catalog
+    from innoscript.runtime.catalog import card_catalog
     pages: dict[str, str] = {}
     asts: dict[str, dict] = {}
     editions = available_editions()

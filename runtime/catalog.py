@@ -92,3 +92,79 @@ def _totals(cards: list[dict]) -> dict:
         "effects_with_scenario": sum(len(r["effects_with_scenario"]) for r in cards),
         "cards_fully_covered": sum(r["every_effect_has_scenario"] for r in cards),
     }
+
+
+# ---------------------------------------------------------------- the card renderer's catalog
+
+_CARD_CATALOGS: dict[tuple, dict] = {}     # (edition, sets) -> catalog, made once per process
+
+
+def card_catalog(edition: str, sets=()) -> dict:
+    """Every card of an edition with these sets in play as the card renderer (innoscript/web/cards.js) draws
+    it, for the protocol's ``cards`` reply, terminal play and the docs' gallery: its face, its set, bonuses and
+    echo effect, and every effect's English generated from the script, in the card's effect order (the index a
+    decision's ``effect`` names)."""
+    from innoscript.editions import normalise_sets
+    key = (edition, tuple(normalise_sets(sets)))
+    if key not in _CARD_CATALOGS:
+        while len(_CARD_CATALOGS) >= 8:
+            _CARD_CATALOGS.pop(next(iter(_CARD_CATALOGS)))
+        _CARD_CATALOGS[key] = _card_catalog(*key)
+    return _CARD_CATALOGS[key]
+
+
+def _card_catalog(edition: str, sets: tuple) -> dict:
+    from innoscript.compiler.bundle import edition_vocabulary, load_bundle, parse_card
+    from .sets import report
+    from .state import Cards
+    from .views import card_face
+    bundle = load_bundle(edition, sets=sets)
+    ed = load_edition(edition, sets=sets)
+    vocab = edition_vocabulary(ed)
+    english = {}
+    for src in ed.sources:
+        ast = parse_card(src.text, src.relpath, vocab)[0]
+        english[ast.name] = effect_texts(ast)
+    cards = Cards(bundle)
+    out = []
+    for c in bundle["cards"]:
+        face = card_face(cards, c["id"])
+        texts = english.get(c["name"], [])
+        face["effects"] = [{"kind": e["kind"], "text": t} for e, t in zip(c["effects"], texts)]
+        face["set"] = c.get("set", "base")
+        if any(b is not None for b in c.get("bonuses") or ()):
+            face["bonuses"] = c["bonuses"]
+        echo = next((e["text"] for e in face["effects"] if e["kind"] == "echo"), None)
+        if echo is not None:
+            face["echo"] = echo
+        out.append(face)
+    m = bundle["manifest"]
+    manifest = {k: m[k] for k in ("colors", "icons", "hex", "icon_positions", "splays", "ages")}
+    # icons the sets add (a music note counts as a hex); bonus and echo cells are not icons to count
+    manifest["set_icons"] = {i: dict(v) for n in sorted(bundle.get("sets", {}))
+                             for i, v in bundle["sets"][n]["manifest"].get("icons", {}).items()}
+    return {"edition": bundle["edition"], "cards": out, "manifest": manifest,
+            "special_achievements": [s["name"] for s in bundle["special_achievements"]],
+            "sets": report(cards)}
+
+
+def effect_texts(ast) -> list[str]:
+    """Each effect's English, in the card's effect order (an echo effect where the card has it)."""
+    from innoscript.compiler.render import Renderer
+    r = Renderer()
+    r.this = ast.name     # as the renderer names a card's own name
+    return [r.effect(e) for e in ast.effects]
+
+
+def editor_face(data: dict, ast) -> dict:
+    """A card being written (compiled data and its AST) in the renderer's terms, like a catalog entry."""
+    face = {"name": data["name"], "age": data["age"], "color": data["color"], "icons": data["icons"],
+            "dogma": data["dogma"], "demand": any(e["kind"] == "demand" for e in data["effects"]),
+            "implemented": bool(data["effects"]),
+            "effects": [{"kind": e["kind"], "text": t} for e, t in zip(data["effects"], effect_texts(ast))]}
+    if any(b is not None for b in data.get("bonuses") or ()):
+        face["bonuses"] = data["bonuses"]
+    echo = next((e["text"] for e in face["effects"] if e["kind"] == "echo"), None)
+    if echo is not None:
+        face["echo"] = echo
+    return face

@@ -25,6 +25,7 @@ on demand.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -49,7 +50,8 @@ from .game import BadSave, Game
 from .invariants import violations
 from .sets import report as set_report
 from .store import Conflict, Store
-from .views import card_catalog, resolve_answer, token as card_handle
+from .catalog import card_catalog
+from .views import resolve_answer, token as card_handle
 from .vm import RuntimeFault
 
 PROTOCOL_VERSION = 1
@@ -177,6 +179,23 @@ def _matches(given, kept) -> bool:
     return isinstance(given, str) and isinstance(kept, str) and hmac.compare_digest(digest(given), kept)
 
 
+@functools.lru_cache(maxsize=1)
+def editions_offered() -> tuple:
+    """What a new game may be made of: each edition with its label, player counts and sets (the hello reply;
+    read once per server)."""
+    from innoscript.editions import available_sets, find_set_folder, load_edition, load_set_manifest
+    out = []
+    for name in available_editions():
+        try:
+            m = load_edition(name).manifest
+            sets = [{"set": s, "label": load_set_manifest(find_set_folder(s, name)).get("label", s)}
+                    for s in available_sets(name)]
+        except CompileError:   # a broken manifest: not offered
+            continue
+        out.append({"edition": name, "label": m.get("label", name), "players": dict(m["players"]), "sets": sets})
+    return tuple(out)
+
+
 class Hub:
     def __init__(self, store: Store, max_games: int = MAX_GAMES_IN_MEMORY, sandbox_limits: dict | None = None):
         self.store = store
@@ -264,7 +283,7 @@ class Hub:
                     raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
                 # the cards' English (read by every view that asks inside an effect) is made here, once, so no
                 # answer in the middle of a game waits for it, nor do several threads make it at once
-                card_catalog(edition)
+                card_catalog(edition, sets)
                 self.bundles[key] = bundle
             return self.bundles[key]
 
@@ -390,7 +409,7 @@ class Hub:
     # ------------------------------------------------------------ messages
     def do_hello(self, conn, msg):
         return [(conn, self._reply(msg, type="hello", protocol=PROTOCOL_VERSION, server="innoscript",
-                                   limits=dict(LIMITS)))]
+                                   limits=dict(LIMITS), editions=list(editions_offered())))]
 
     def do_create(self, conn, msg):
         edition = self.edition(msg.get("edition", "3e"))
@@ -540,8 +559,9 @@ class Hub:
 
     def do_cards(self, conn, msg):
         edition = self.edition(msg.get("edition", "3e"))
-        self.bundle(edition)   # an edition whose cards do not compile is a bad_edition error
-        return [(conn, self._reply(msg, type="cards", **card_catalog(edition)))]
+        sets = msg.get("sets", ())
+        self.bundle(edition, sets)   # an edition or set whose cards do not compile is a bad_edition error
+        return [(conn, self._reply(msg, type="cards", **card_catalog(edition, sets)))]
 
     def do_list(self, conn, msg):
         offset, limit = msg.get("offset", 0), msg.get("limit", 50)

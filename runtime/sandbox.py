@@ -49,7 +49,7 @@ def check(source: str, edition: str):
     """The editor's live check: diagnostics, and the card's rendered text and disassembly."""
     from innoscript.compiler.disasm import disassemble_card
     from innoscript.compiler.render import render_text
-    from .views import editor_face
+    from .catalog import editor_face
     compiled, ast, diagnostics = compile_source(source, edition)
     card = None
     if compiled is not None:

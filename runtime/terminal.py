@@ -27,13 +27,14 @@ from .bots import BOTS, answer_for, make_bot
 from .engine import IllegalAnswer
 from .game import BadSave, Game
 from .sets import warnings as set_warnings
-from .views import card_catalog
+from .catalog import card_catalog
 from .wording import card_name, word
 from .vm import RuntimeFault
 
 COLORS = {"blue": "bright_blue", "red": "red", "green": "green", "yellow": "yellow", "purple": "magenta"}
 GLYPHS = {"crown": ("♛", "yellow"), "leaf": ("❦", "green"), "lightbulb": ("✹", "magenta"), "castle": ("♜", "white"),
-          "factory": ("⚙", "red"), "clock": ("◷", "bright_blue"), "avatar": ("☻", "dark_orange"), "hex": ("⬡", "grey50")}
+          "factory": ("⚙", "red"), "clock": ("◷", "bright_blue"), "avatar": ("☻", "dark_orange"), "hex": ("⬡", "grey50"),
+          "music_note": ("♪", "grey70"), "echo": ("◖", "cyan"), "bonus": ("+", "bold yellow")}
 HELP = ("Answer with the number of an option (several numbers separated by spaces when choosing cards; 0 or an "
         "empty line declines when that is allowed). Commands: card NAME (read a card), save FILE, undo, log, help, quit.")
 SEAT_WORDS = {"you": "human", "human": "human"}
@@ -55,10 +56,13 @@ def seat_kinds(seats: list[str], players: int) -> list[str]:
     return out + ["search" if out else "human"] * (players - len(out))
 
 
-def glyphs(icons: list[str], hex_name: str = "hex") -> Text:
+def glyphs(icons: list[str], hex_name: str = "hex", bonuses=None) -> Text:
+    """Icons as glyphs; a bonus cell with its value (bonuses: the values by icon position)."""
     t = Text()
-    for i in icons:
+    for k, i in enumerate(icons):
         g, style = GLYPHS.get(i, (i[:1].upper(), "bold"))
+        if i == "bonus" and bonuses and k < len(bonuses) and bonuses[k] is not None:
+            g = f"+{bonuses[k]}"
         t.append(g, style=style)
     return t
 
@@ -67,7 +71,7 @@ def card_line(c: dict) -> Text:
     if c.get("hidden") or "special" in c:
         return Text(card_name(c), style="dim")
     t = Text(f"{c['name']} [{c['age']}] ", style=COLORS.get(c.get("color"), ""))
-    t.append_text(glyphs(c.get("icons", [])))
+    t.append_text(glyphs(c.get("icons", []), bonuses=c.get("bonuses")))
     return t
 
 
@@ -85,7 +89,8 @@ class Terminal:
     def texts(self) -> dict:
         if self.catalog is None:
             try:
-                self.catalog = {c["name"].lower(): c for c in card_catalog(self.game.state["edition"])["cards"]}
+                cat = card_catalog(self.game.state["edition"], self.game.cards.set_names)
+                self.catalog = {c["name"].lower(): c for c in cat["cards"]}
             except Exception:   # cards from other sources: no English at hand
                 self.catalog = {}
         return self.catalog
@@ -212,8 +217,16 @@ class Terminal:
         head = card_line(entry)
         head.append(f"   {entry['color']}, featured icon ")
         head.append_text(glyphs([entry["dogma"]]))
+        if entry.get("set", "base") != "base":
+            head.append(f", set {entry['set']}")
         self.con.print(head)
-        for i, e in enumerate(entry["effects"], 1):
+        dogma = [e for e in entry["effects"] if e["kind"] != "echo"]
+        if entry.get("echo"):
+            line = Text("  echo ")
+            line.append_text(glyphs(["echo"]))
+            line.append(f" {entry['echo']}")
+            self.con.print(line)
+        for i, e in enumerate(dogma, 1):
             self.con.print(f"  {i}. {e['text']}")
         if not entry["effects"]:
             self.con.print("  (no effects scripted yet)")

@@ -20,7 +20,6 @@
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 
@@ -147,7 +146,8 @@ def effect_english(edition: str, cards: Cards, decision: dict) -> str | None:
     if cid is None or e is None:
         return None
     try:
-        entry = next(c for c in card_catalog(edition)["cards"] if c["name"] == cards.name[cid])
+        from .catalog import card_catalog
+        entry = next(c for c in card_catalog(edition, cards.set_names)["cards"] if c["name"] == cards.name[cid])
         return entry["effects"][e]["text"]
     except Exception:   # an edition from other sources (the editor's sandbox): no text
         return None
@@ -317,44 +317,3 @@ def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
     if isinstance(answer, list):
         return [one(a) for a in answer]
     return one(answer)
-
-
-def card_catalog(edition: str) -> dict:
-    """Every card of an edition as the card renderer (innoscript/web/cards.js) draws it: its face and its
-    effects' English (generated from the scripts), with the manifest's icon slots and splays."""
-    return _catalog(edition)
-
-
-@functools.lru_cache(maxsize=8)
-def _catalog(edition: str) -> dict:
-    from innoscript.compiler.bundle import load_bundle, parse_card, vocabulary
-    from innoscript.compiler.render import render_card
-    from innoscript.editions import load_edition
-    bundle = load_bundle(edition)
-    ed = load_edition(edition)
-    vocab = vocabulary(ed.manifest, ed.card_names)
-    english = {}
-    for src in ed.sources:
-        ast = parse_card(src.text, src.relpath, vocab)[0]
-        english[ast.name] = render_card(ast)["effects"]
-    cards = Cards(bundle)
-    out = []
-    for c in bundle["cards"]:
-        face = card_face(cards, c["id"])
-        texts = english.get(c["name"], [])
-        face["effects"] = [{"kind": e["kind"], "text": t} for e, t in zip(c["effects"], texts)]
-        out.append(face)
-    m = bundle["manifest"]
-    return {"edition": bundle["edition"], "cards": out,
-            "manifest": {k: m[k] for k in ("colors", "icons", "hex", "icon_positions", "splays", "ages")},
-            "special_achievements": [s["name"] for s in bundle["special_achievements"]]}
-
-
-def editor_face(data: dict, ast) -> dict:
-    """A card being written (compiled data and its AST) in the renderer's terms, like a catalog entry."""
-    from innoscript.compiler.render import render_card
-    texts = render_card(ast)["effects"]
-    return {"name": data["name"], "age": data["age"], "color": data["color"], "icons": data["icons"],
-            "dogma": data["dogma"], "demand": any(e["kind"] == "demand" for e in data["effects"]),
-            "implemented": bool(data["effects"]),
-            "effects": [{"kind": e["kind"], "text": t} for e, t in zip(data["effects"], texts)]}

@@ -10,7 +10,7 @@ from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.game import Game
 from innoscript.runtime.protocol import Hub
 from innoscript.runtime.store import Store
-from innoscript.runtime.views import card_catalog
+from innoscript.runtime.catalog import card_catalog
 from innoscript.runtime.wording import word
 
 WEB = __import__("pathlib").Path(__file__).resolve().parent.parent / "innoscript" / "web"
@@ -93,3 +93,44 @@ def test_wording_of_a_splay_and_a_yes_no():
     w = word({"kind": "yes_no", "player": 1, "options": [True, False], "purpose": "draw", "source": "Canning",
               "demanded_by": None}, view)
     assert w["title"] == "Canning: do you want to draw?" and w["labels"] == ["Draw", "Don't draw"]
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_catalog_with_a_set_has_its_cards_bonuses_and_echo_effects(edition):
+    from innoscript.compiler.bundle import load_bundle
+    cat = card_catalog(edition, ["echoes"])
+    bundle = load_bundle(edition, sets=("echoes",))
+    assert [f["name"] for f in cat["cards"]] == [c["name"] for c in bundle["cards"]]
+    assert cat["sets"][0]["set"] == "echoes" and cat["sets"][0]["cards"] == sum(c.get("set") == "echoes"
+                                                                                for c in bundle["cards"])
+    for face, card in zip(cat["cards"], bundle["cards"]):
+        assert face["set"] == card.get("set", "base")
+        # effects in the card's own order (the index a decision names), the echo effect among them
+        assert [e["kind"] for e in face["effects"]] == [e["kind"] for e in card["effects"]]
+        echo = [e["text"] for e in face["effects"] if e["kind"] == "echo"]
+        assert face.get("echo") == (echo[0] if echo else None)
+        assert face.get("bonuses") == (card["bonuses"] if any(b is not None for b in card.get("bonuses") or ()) else None)
+    with_echo = [f for f in cat["cards"] if "echo" in f]
+    assert len(with_echo) > 20 and all(f["echo"] and "echo" in f["icons"] for f in with_echo)
+    assert any(f.get("bonuses") for f in cat["cards"])
+    # every cell a set card shows has a glyph in the shipped sprite
+    sprite = (WEB / "icons.svg").read_text()
+    for icon in {i for f in cat["cards"] for i in f["icons"]}:
+        assert f'id="inno-icon-{icon}"' in sprite, icon
+    assert cat["manifest"]["set_icons"]["music_note"]["counts_as"] == "hex"
+
+
+def test_cards_message_with_sets_and_hello_offers_them():
+    hub = Hub(Store(":memory:"))
+    v = jsonschema.Draft202012Validator(schema("protocol.schema.json"))
+    [(_, hello)] = hub.handle("c", json.dumps({"type": "hello"}))
+    assert not list(v.iter_errors({"server": hello}))
+    offered = {e["edition"]: [s["set"] for s in e["sets"]] for e in hello["editions"]}
+    assert offered["3e"] == ["echoes"] and offered["4e"] == ["echoes"] and offered["1e"] == []
+    [(_, reply)] = hub.handle("c", json.dumps({"type": "cards", "edition": "4e", "sets": ["echoes"]}))
+    assert not list(v.iter_errors({"server": reply}))
+    assert reply["sets"][0]["set"] == "echoes" and any(c.get("echo") for c in reply["cards"])
+    [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "1e", "sets": ["echoes"]}))
+    assert err["code"] == "bad_edition" and "unknown set 'echoes' for edition 1e" in err["message"]
+    [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "3e", "sets": ["../x"]}))
+    assert err["type"] == "error"

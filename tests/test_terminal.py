@@ -126,3 +126,17 @@ def test_seats_are_checked():
     r = subprocess.run([sys.executable, "-m", "innoscript.cli", "play", "--bots", "human,clever"],
                        capture_output=True, text=True, input="quit\n")
     assert r.returncode == 2 and "unknown seat kind 'clever'" in r.stderr and "greedy" in r.stderr
+
+
+def test_card_command_shows_a_set_cards_echo_effect_and_bonus():
+    import io
+    from rich.console import Console
+    from innoscript.runtime import Game
+    from innoscript.runtime.terminal import Terminal
+    out = io.StringIO()
+    game = Game.new(players=2, seed=1, sets=["echoes"])
+    Terminal(game, ["human", "human"], Console(file=out, width=150), 0, input).read_card("bangle")
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Bangle [1] ") and "+1" in lines[0] and "set echoes" in lines[0]
+    assert lines[1].strip().startswith("echo") and "Tuck a red card from your hand." in lines[1]
+    assert lines[2].strip().startswith("1. ") and len(lines) == 3     # the echo effect is not numbered as a dogma effect

@@ -309,3 +309,39 @@ def test_undo_button_follows_what_the_server_allows(server, browser):
     draws[0].click()                                     # a draw shows the drawer a card: it cannot be taken back
     pg.wait_for_function("() => document.querySelector('#undo').disabled")
     assert not errors
+
+
+def test_sets_are_chosen_in_the_form_and_an_incomplete_set_is_noted(server, browser, shots):
+    from innoscript.compiler.bundle import load_bundle
+    from innoscript.runtime.catalog import card_catalog
+    from innoscript.runtime.sets import report
+    from innoscript.runtime.state import Cards
+    pg, errors = page(browser, server)
+    pg.wait_for_selector("#sets input[value=echoes]")
+    pg.select_option("#edition", "1e")                       # an edition without sets offers none
+    assert not pg.query_selector("#sets input")
+    pg.select_option("#edition", "3e")
+    pg.check("#set-echoes")
+    pg.select_option("#seat-1", "greedy")
+    pg.click("#start")
+    pg.wait_for_selector("#decision .option")
+    [echoes] = report(Cards(load_bundle("3e", sets=("echoes",))))
+    note = pg.query_selector("#set-note")
+    assert note.is_visible() == (not echoes["complete"])
+    if not echoes["complete"]:
+        assert f"{echoes['label']}: {echoes['cards']} of its {echoes['expected']} cards are written" in note.inner_text()
+    # the set's cards are in the game's catalog: a hover on any card finds its text
+    supply = pg.inner_text(".shared")
+    assert "Supply" in supply
+    # the renderer draws a set card's bonus with its value and its echo effect in its own box
+    bangle = next(c for c in card_catalog("3e", ["echoes"])["cards"] if c["name"] == "Bangle")
+    html = pg.evaluate("""(face) => { const d = InnoCards.detail(face); document.body.appendChild(d);
+        return {bonus: d.querySelector('.inno-bonus .inno-bonus-value').textContent,
+                label: d.querySelector('.inno-bonus svg').getAttribute('aria-label'),
+                echo: d.querySelector('.inno-echo-box').textContent,
+                cell: !!d.querySelector('.inno-slot-bottom_middle.inno-echo-cell use[href="#inno-icon-echo"]'),
+                dogma: Array.from(d.querySelectorAll('.inno-effect')).map((p) => p.textContent)}; }""", bangle)
+    assert html["bonus"] == "1" and html["label"] == "bonus 1" and html["cell"]
+    assert bangle["echo"] in html["echo"] and all(bangle["echo"] not in t for t in html["dogma"])
+    pg.screenshot(path=str(shots / "web-sets.png"))
+    assert not errors

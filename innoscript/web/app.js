@@ -6,6 +6,7 @@ const $ = (id) => document.getElementById(id);
 const C = window.InnoCards;
 const BOTS = ["search", "heuristic", "greedy", "random"];   // the search bot is the default opponent
 let ws, game = null, seats = [], tokens = {}, pending = {}, nextId = 1, views = {}, catalogs = {}, edition = "3e";
+let sets = [], offered = [];   // the sets of the game on the table; the editions and sets the server offers
 let logTurn = null, logGroup = null, canUndo = false;
 
 function el(tag, cls, text) {
@@ -19,7 +20,7 @@ function status(text) { $("status").textContent = text; }
 
 function connect() {
   ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  ws.onopen = () => { status("connected"); send({type: "hello"}); checkSource(); };
+  ws.onopen = () => { status("connected"); send({type: "hello"}, hello); checkSource(); };
   ws.onclose = () => status("disconnected");
   ws.onmessage = (ev) => handle(JSON.parse(ev.data));
 }
@@ -42,20 +43,26 @@ function handle(msg) {
   if (msg.type === "error") status("error: " + msg.message);
 }
 
-function catalog(ed, then) {
-  if (catalogs[ed]) return then(catalogs[ed]);
-  send({type: "cards", edition: ed}, (m) => {
+// A game's cards are its edition's and its sets': one catalog per edition and sets.
+function catalogKey(ed, s) { return [ed].concat(s || []).join("+"); }
+
+function catalog(ed, s, then) {
+  const key = catalogKey(ed, s);
+  if (catalogs[key]) return then(catalogs[key]);
+  send({type: "cards", edition: ed, sets: s || []}, (m) => {
     if (m.type === "error") { status(m.message); return; }
     const byId = {}, byName = {};
     for (const c of m.cards) { byId[c.id] = c; byName[c.name] = c; }
-    catalogs[ed] = {byId, byName, manifest: m.manifest};
-    then(catalogs[ed]);
+    catalogs[key] = {byId, byName, manifest: m.manifest};
+    then(catalogs[key]);
   });
 }
 
+function gameCatalog() { return catalogs[catalogKey(edition, sets)]; }
+
 // ---------------------------------------------------------------- card text on demand
 function lookup(node) {
-  const cat = catalogs[edition];
+  const cat = gameCatalog();
   if (!cat) return null;
   if (node.dataset.cardId !== undefined) return cat.byId[node.dataset.cardId];
   if (node.dataset.card) return cat.byName[node.dataset.card];
@@ -114,18 +121,51 @@ function resetTable() {
 
 function started(m) {
   if (m.type === "error") { status(m.message); return; }
-  game = m.game; edition = m.edition;
+  game = m.game; edition = m.edition; sets = (m.sets || []).map((s) => s.set);
   if (m.seats) m.seats.forEach((t, i) => { if (t) tokens[i] = t; });   // secret: kept only in this page
   tokens.owner = m.owner;
-  catalog(edition, (cat) => { C.setManifest(cat.manifest); joinAll(); });
+  setNote(m.sets || []);
+  catalog(edition, sets, (cat) => { C.setManifest(cat.manifest); C.setCatalog(cat.byName); joinAll(); });
 }
+
+// An incomplete set (fewer cards written than printed) is said above the table for the whole game.
+function setNote(report) {
+  const missing = report.filter((s) => !s.complete);
+  const note = $("set-note");
+  note.textContent = missing.map((s) => `${s.label}: ${s.cards} of its ${s.expected} cards are written; ` +
+                                        "the others are not in this game.").join(" ");
+  note.hidden = !missing.length;
+}
+
+// ---------------------------------------------------------------- editions and sets offered
+function hello(m) {
+  offered = m.editions || [];
+  const ed = $("edition"), was = ed.value;
+  if (offered.length) {
+    ed.replaceChildren(...offered.map((e) => { const o = el("option", null, e.edition); o.title = e.label; return o; }));
+    ed.value = offered.some((e) => e.edition === was) ? was : offered[0].edition;
+  }
+  setChoices();
+}
+
+function setChoices() {
+  const box = $("sets"), e = offered.find((x) => x.edition === $("edition").value);
+  box.replaceChildren();
+  for (const s of (e ? e.sets : [])) {
+    const c = el("input"); c.type = "checkbox"; c.value = s.set; c.id = "set-" + s.set;
+    const l = el("label", "set-choice"); l.title = s.label; l.append(c, " " + s.label);
+    box.appendChild(l);
+  }
+}
+
+function chosenSets() { return Array.from(document.querySelectorAll("#sets input:checked")).map((c) => c.value); }
 
 function startGame(ev) {
   ev.preventDefault();
   const n = +$("players").value;
   seats = Array.from({length: n}, (_, i) => $("seat-" + i).value);
   resetTable();
-  send({type: "create", edition: $("edition").value, players: n, seed: +$("seed").value,
+  send({type: "create", edition: $("edition").value, players: n, seed: +$("seed").value, sets: chosenSets(),
         bots: seats.map((k) => k === "you" ? null : k),
         options: {teams: $("teams").value, extra_achievement: $("extra-achievement").checked}}, started);
 }
@@ -272,7 +312,7 @@ function showDecision(v) {
   box.appendChild(h);
   if (w.effect) {
     const q = el("blockquote", "effect");
-    const src = d.source && catalogs[edition] && catalogs[edition].byName[d.source];
+    const src = d.source && gameCatalog() && gameCatalog().byName[d.source];
     if (src) q.appendChild(C.icon(src.dogma));
     q.appendChild(C.richText(w.effect));
     box.appendChild(q);
@@ -536,6 +576,7 @@ document.querySelectorAll(".tab").forEach((b) => b.onclick = () => {
   b.classList.add("active"); $(b.dataset.tab).classList.add("active");
 });
 $("players").onchange = seatChoices;
+$("edition").onchange = setChoices;
 $("new-game").onsubmit = startGame;
 $("save").onclick = save;
 $("undo").onclick = undo;

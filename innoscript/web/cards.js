@@ -5,7 +5,7 @@
 "use strict";
 (function (root) {
   const SVG = "http://www.w3.org/2000/svg";
-  const KNOWN = ["crown", "leaf", "lightbulb", "castle", "factory", "clock", "avatar", "hex"];
+  const KNOWN = ["crown", "leaf", "lightbulb", "castle", "factory", "clock", "avatar", "hex", "music_note", "bonus", "echo"];
   // The printed slots of the base editions; a manifest may name others (passed in opts.manifest).
   const DEFAULT_MANIFEST = {
     icon_positions: ["top_left", "bottom_left", "bottom_middle", "bottom_right"], hex: "hex",
@@ -13,6 +13,7 @@
              aslant: ["top_left", "bottom_left", "bottom_middle", "bottom_right"]},
   };
   let manifest = DEFAULT_MANIFEST;
+  let known = {};   // card name -> catalog entry: completes a view's face with its bonuses, echo effect and set
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -22,6 +23,17 @@
   }
 
   function setManifest(m) { manifest = Object.assign({}, DEFAULT_MANIFEST, m || {}); }
+
+  // The catalog of the game's cards (by name), so faces from views are drawn with what only the catalog holds.
+  function setCatalog(byName) { known = byName || {}; }
+
+  function full(face) {
+    const entry = face && known[face.name];
+    if (!entry) return face;
+    const out = Object.assign({}, face);
+    for (const k of ["bonuses", "echo", "set"]) if (out[k] === undefined && entry[k] !== undefined) out[k] = entry[k];
+    return out;
+  }
 
   function loadSprite(url) {
     if (document.getElementById("inno-icons")) return Promise.resolve();
@@ -62,11 +74,33 @@
 
   function slotOf(position) { return "inno-slot-" + String(position).replace(/[^a-z_]/g, ""); }
 
+  // What a printed cell holds: an icon; a bonus (its glyph and value); the echo effect's box.
+  function cell(face, i, position) {
+    const name = (face.icons || [])[i];
+    const slot = el("span", "inno-slot " + slotOf(position || "extra"));
+    if (name === "bonus") {
+      const value = (face.bonuses || [])[i];
+      slot.classList.add("inno-bonus");
+      const g = icon("bonus");
+      g.setAttribute("aria-label", value === undefined || value === null ? "bonus" : `bonus ${value}`);
+      slot.appendChild(g);
+      if (value !== undefined && value !== null) slot.appendChild(el("span", "inno-bonus-value", value));
+    } else if (name === "echo") {
+      slot.classList.add("inno-echo-cell");
+      const g = icon("echo");
+      g.setAttribute("aria-label", "echo effect");
+      slot.appendChild(g);
+    } else {
+      slot.appendChild(icon(name));
+    }
+    return slot;
+  }
+
   function describe(face) {
     if (!face) return "";
     if (face.hidden) return `a hidden card of age ${face.age}`;
     if (face.special) return `special achievement ${face.special}`;
-    return `${face.name}, age ${face.age}, ${face.color}`;
+    return `${face.name}, age ${face.age}, ${face.color}` + (face.set && face.set !== "base" ? `, set ${face.set}` : "");
   }
 
   // A card face: colour frame, name, age, and the icons in their printed slots.
@@ -75,17 +109,15 @@
     opts = opts || {};
     if (face && face.hidden) return back(face.age, opts);
     if (face && face.special) return special(face.special, opts);
+    face = full(face);
     const c = el("div", `inno-card inno-${face.color}` + (opts.text ? " inno-full" : "") + (opts.cls ? " " + opts.cls : ""));
     c.dataset.card = face.name;
     if (face.id !== undefined) c.dataset.cardId = face.id;
+    if (face.set && face.set !== "base") c.dataset.set = face.set;
     c.setAttribute("aria-label", describe(face));
     if (opts.focusable !== false) c.tabIndex = 0;
     const positions = manifest.icon_positions;
-    (face.icons || []).forEach((name, i) => {
-      const slot = el("span", "inno-slot " + slotOf(positions[i] || "extra"));
-      slot.appendChild(icon(name));
-      c.appendChild(slot);
-    });
+    (face.icons || []).forEach((name, i) => c.appendChild(cell(face, i, positions[i])));
     c.appendChild(el("span", "inno-name", face.name));
     c.appendChild(el("span", "inno-age", face.age));
     if (opts.text) c.appendChild(effects(face, opts.text));
@@ -100,7 +132,17 @@
       f.appendChild(icon(face.dogma));
       box.appendChild(f);
     }
-    if (!list.length) box.appendChild(el("p", "inno-effect", "(no effects scripted yet)"));
+    // the echo effect is printed in its own box (its icon position), apart from the dogma effects
+    const echo = face.echo || (list.find((e) => e && e.kind === "echo") || {}).text;
+    if (echo) {
+      const b = el("div", "inno-echo-box");
+      const head = el("p", "inno-echo-head");
+      head.append(icon("echo", "inno-effect-icon"), "Echo effect");
+      b.append(head, richText(echo, "p"));
+      box.appendChild(b);
+    }
+    list = list.filter((e) => !(e && e.kind === "echo"));
+    if (!list.length && !echo) box.appendChild(el("p", "inno-effect", "(no effects scripted yet)"));
     for (const e of list) {
       const kind = typeof e === "string" ? "" : e.kind;
       const p = richText(typeof e === "string" ? e : e.text, "p");
@@ -109,7 +151,6 @@
       p.insertBefore(mark, p.firstChild);
       box.appendChild(p);
     }
-    if (face.echo) box.appendChild(richText(face.echo, "p")).classList.add("inno-echo");
     return box;
   }
 
@@ -135,6 +176,7 @@
 
   // The part of a covered card a splay reveals: its colour, and the icons in the revealed slots.
   function strip(face, splay) {
+    face = full(face);
     const s = el("div", `inno-strip inno-${face.color}`);
     s.dataset.card = face.name;
     if (face.id !== undefined) s.dataset.cardId = face.id;
@@ -143,12 +185,13 @@
     const positions = manifest.icon_positions;
     const names = [];
     shown.forEach((pos) => {
-      const name = (face.icons || [])[positions.indexOf(pos)];
+      const i = positions.indexOf(pos);
+      const name = (face.icons || [])[i];
       if (name === undefined) return;
-      const slot = el("span", "inno-slot " + slotOf(pos));
-      slot.appendChild(icon(name));
-      s.appendChild(slot);
-      if (name !== manifest.hex) names.push(name);
+      s.appendChild(cell(face, i, pos));
+      if (name === "bonus") names.push(`bonus ${(face.bonuses || [])[i]}`);
+      else if (name === "echo") names.push("an echo effect");
+      else if (name !== manifest.hex) names.push(name);
     });
     s.setAttribute("aria-label", `${describe(face)}, under the top card, showing ${names.join(", ") || "no icons"}`);
     return s;
@@ -197,10 +240,13 @@
   }
 
   // The full card with its text (hover, tap and focus panels; the gallery; the editor).
-  function detail(face, text) { return card(face, {text: text || face.effects || [], focusable: false, cls: "inno-detail"}); }
+  function detail(face, text) {
+    face = full(face);
+    return card(face, {text: text || face.effects || [], focusable: false, cls: "inno-detail"});
+  }
 
-  root.InnoCards = {icon, card, back, special, strip, pile, row, detail, richText, loadSprite, setManifest, describe,
-                    ICONS: KNOWN};
+  root.InnoCards = {icon, card, back, special, strip, pile, row, detail, richText, loadSprite, setManifest, setCatalog,
+                    describe, ICONS: KNOWN};
 })(typeof window !== "undefined" ? window : globalThis);
 
 // Static pages (the docs' gallery): draw every element carrying card JSON in a data attribute.
