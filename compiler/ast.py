@@ -168,7 +168,7 @@ class Quantity(Node):
 
 @dataclass
 class Filter(Node):
-    kind: str              # with, without, color, noncolor, value, values, color_on, color_not_on, not_named, not_this, where
+    kind: str              # with, without, color, noncolor, value, values, color_on, color_not_on, not_named, named, not_this, where
     icon: Optional[str] = None
     color: Optional["Expr"] = None
     cmp: Optional[str] = None

@@ -468,6 +468,9 @@ class Builder(Transformer):
     def f_not_named(self, meta, c):
         return self._f(meta, "not_named", name=c[0].value[1:-1])
 
+    def f_named(self, meta, c):
+        return self._f(meta, "named", name=c[0].value[1:-1])
+
     def f_not_this(self, meta, c):
         return self._f(meta, "not_this")
 

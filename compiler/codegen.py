@@ -424,6 +424,10 @@ class CodeGen:
             self.emit(O.FILTER_COLOR, int(f.kind == "color_not_on"), pos=pos)
         elif f.kind == "not_named":
             self.emit(O.FILTER_NAME, self.c.const(f.name), pos=pos)
+        elif f.kind == "named":      # the cards less those other than it: the named card, if among them
+            self.emit(O.DUP, pos=pos)
+            self.emit(O.FILTER_NAME, self.c.const(f.name), pos=pos)
+            self.emit(O.BINARY, E("binop", "difference"), pos=pos)
         elif f.kind == "not_this":
             self.emit(O.CALL, self.c.const("this_card"), 0, pos=pos)
             self.emit(O.BINARY, E("binop", "difference"), pos=pos)

@@ -354,8 +354,8 @@ class Renderer:
         return "the dogma action is complete"
 
     def s_Win(self, s: A.Win) -> str:
-        if isinstance(s.player, A.Pronoun) and s.player.who == "you":
-            return "you win"
+        if isinstance(s.player, A.Pronoun) and s.player.who in ("you", "me"):
+            return "you win" if s.player.who == "you" else "I win"
         return f"{self.expr(s.player)} wins"
 
     def s_Lose(self, s) -> str:
@@ -482,6 +482,8 @@ class Renderer:
             return f"of a color not on {self.zone(f.zone)}"
         if k == "not_named":
             return f"other than {f.name}"
+        if k == "named":
+            return f"named {f.name}"
         if k == "not_this":
             return f"other than {self.this}"
         if k == "where":

@@ -429,7 +429,7 @@ class Resolver:
                 self.expect(v, "int")
         elif f.kind in ("color_on", "color_not_on"):
             self.zone(f.zone)
-        elif f.kind == "not_named":
+        elif f.kind in ("not_named", "named"):
             self.card_name(f.name, f.pos)
         elif f.kind == "where":
             self.expect(f.cond, "bool")
