@@ -10,7 +10,11 @@ have is *no reference*: it has no similarity and is left out of the mean.
 
 The reference is JSON: ``{"editions": {"<edition>": {"cards": [{"name": ...,
 "dogma_effects": [{"text": ...}, ...]}, ...]}}}`` (docs/errata.md), so a new
-set brings its own printed texts in the same shape.
+set brings its own printed texts in the same shape.  A set's cards are under
+``editions.<edition>.sets.<set>.cards``, each with its ``echo_effect``
+(``{"text": ...}`` or null): a card's echo effect is compared with it as the
+effect ``echo``, its dogma effects as numbered.  Each check names its set, so
+the report is also given per set.
 """
 from __future__ import annotations
 
@@ -54,11 +58,12 @@ def word_diff(a: list[str], b: list[str]) -> str:
 @dataclass
 class EffectCheck:
     card: str
-    effect: int
+    effect: int | str               # the dogma effect's number, or "echo"
     rendered: str
     printed: str
     similarity: float | None        # None: the reference has no text for this card
     diff: str
+    set: str = "base"
 
     @property
     def status(self) -> str:
@@ -69,34 +74,69 @@ class EffectCheck:
         return "close" if self.similarity >= CLOSE else "different"
 
     def to_json(self) -> dict:
-        return {"card": self.card, "effect": self.effect, "status": self.status, "similarity": self.similarity,
-                "rendered": self.rendered, "printed": self.printed, "diff": self.diff}
+        return {"card": self.card, "effect": self.effect, "set": self.set, "status": self.status,
+                "similarity": self.similarity, "rendered": self.rendered, "printed": self.printed, "diff": self.diff}
 
 
-def reference_cards(reference: dict, edition: str) -> dict[str, dict]:
+def _edition_entry(reference: dict, edition: str) -> dict:
     eds = reference.get("editions", {})
     key = edition if edition in eds else edition.rstrip("e")
     if key not in eds:
         raise KeyError(f"the reference has no edition {edition!r} (it has {', '.join(sorted(eds))})")
-    return {c["name"]: c for c in eds[key]["cards"]}
+    return eds[key]
+
+
+def reference_cards(reference: dict, edition: str, set_name: str | None = None) -> dict[str, dict]:
+    """The printed cards of an edition (set_name None: its own cards), or of one of its sets (none: {})."""
+    entry = _edition_entry(reference, edition)
+    if set_name is not None:
+        entry = entry.get("sets", {}).get(set_name, {})
+    return {c["name"]: c for c in entry.get("cards", [])}
+
+
+def _compare(card: str, effect, rendered: str, printed: str, set_name: str) -> EffectCheck:
+    a, b = normalise(rendered), normalise(printed)
+    sim = round(difflib.SequenceMatcher(None, a, b, autojunk=False).ratio(), 3) if (a or b) else 1.0
+    return EffectCheck(card, effect, rendered, printed, sim, word_diff(a, b), set_name)
 
 
 def check(cards_ast: list, reference: dict, edition: str) -> list[EffectCheck]:
-    ref = reference_cards(reference, edition)
+    _edition_entry(reference, edition)      # an edition the reference lacks is an error, not "no reference"
+    refs: dict[str | None, dict] = {}
     out = []
     for card in sorted(cards_ast, key=lambda c: c.name):
-        rendered = Renderer().card(card)["effects"]
-        if card.name not in ref:
-            out += [EffectCheck(card.name, i + 1, r, "", None, "") for i, r in enumerate(rendered)]
+        own = card.get("set")
+        set_name = own or "base"
+        for key in {own, None}:
+            if key not in refs:
+                refs[key] = reference_cards(reference, edition, key)
+        r = Renderer().card(card)
+        rendered = r["effects"]
+        # a set's card under its set; a card whose header names a set of the edition's own, among its cards
+        ref = refs[own].get(card.name) or refs[None].get(card.name)
+        if ref is None:
+            if "echo" in r:
+                out.append(EffectCheck(card.name, "echo", r["echo"], "", None, "", set_name))
+            out += [EffectCheck(card.name, i + 1, t, "", None, "", set_name) for i, t in enumerate(rendered)]
             continue
-        printed = [e["text"] for e in ref[card.name].get("dogma_effects", [])]
+        printed_echo = (ref.get("echo_effect") or {}).get("text", "")
+        if "echo" in r or printed_echo:
+            out.append(_compare(card.name, "echo", r.get("echo", ""), printed_echo, set_name))
+        printed = [e["text"] for e in ref.get("dogma_effects", [])]
         for i in range(max(len(printed), len(rendered))):
-            r = rendered[i] if i < len(rendered) else ""
-            p = printed[i] if i < len(printed) else ""
-            a, b = normalise(r), normalise(p)
-            sim = round(difflib.SequenceMatcher(None, a, b, autojunk=False).ratio(), 3) if (a or b) else 1.0
-            out.append(EffectCheck(card.name, i + 1, r, p, sim, word_diff(a, b)))
+            out.append(_compare(card.name, i + 1, rendered[i] if i < len(rendered) else "",
+                                printed[i] if i < len(printed) else "", set_name))
     return out
+
+
+def _order(c: EffectCheck) -> int:
+    return 0 if c.effect == "echo" else c.effect       # the echo effect first, as printed on top
+
+
+def by_set(checks: list[EffectCheck]) -> dict[str, dict]:
+    """The summary of each set's effects (the edition's own cards are 'base')."""
+    names = sorted({c.set for c in checks}, key=lambda n: (n != "base", n))
+    return {n: summary([c for c in checks if c.set == n]) for n in names}
 
 
 def summary(checks: list[EffectCheck]) -> dict:
@@ -138,17 +178,36 @@ def load_json(path: str) -> dict:
         return json.load(f)
 
 
-def markdown_report(edition: str, checks: list[EffectCheck]) -> str:
+def merge(references: list[dict]) -> dict:
+    """Several reference files as one (the base cards' file and a set's, say): per edition, the cards of
+    each and the sets of each."""
+    eds: dict[str, dict] = {}
+    for ref in references:
+        for key, entry in ref.get("editions", {}).items():
+            into = eds.setdefault(key, {"cards": [], "sets": {}})
+            into["cards"] += entry.get("cards", [])
+            into["sets"].update(entry.get("sets", {}))
+    return {"editions": eds}
+
+
+def markdown_report(edition: str, checks: list[EffectCheck], set_name: str | None = None) -> str:
     t = summary(checks)
-    lines = [f"# Errata report: edition {edition}", "",
-             f"Made by `innoscript errata --edition {edition} --reference innovation-base-cards.json --format markdown`.",
+    if set_name is None:
+        title, command = f"edition {edition}", f"--edition {edition} --reference innovation-base-cards.json"
+    else:
+        title = f"set {set_name}, edition {edition}"
+        command = f"--edition {edition} --set {set_name} --reference innovation-expansion-cards.json"
+    lines = [f"# Errata report: {title}", "",
+             f"Made by `innoscript errata {command} --format markdown`.",
              "", "| effects | exact | close | different | mean similarity |", "|---|---|---|---|---|",
              f"| {t['effects']} | {t['exact']} | {t['close']} | {t['different']} | {t['mean_similarity']} |", "",
              "Each row compares the English rendered from the script (removed words `[-...-]`) with the printed",
              "text (added words `{+...+}`), after normalisation. *Close* and *different* rows are reviewed",
-             "wording differences; the suite fails if any effect drifts below its reviewed similarity.", "",
-             "| card | effect | status | similarity | word diff |", "|---|---|---|---|---|"]
-    for c in sorted(checks, key=lambda c: (c.similarity if c.similarity is not None else -1, c.card, c.effect)):
+             "wording differences; the suite fails if any effect drifts below its reviewed similarity.", ""]
+    if set_name is not None:
+        lines += ["The effect `echo` is the card's echo effect, compared with its printed echo text.", ""]
+    lines += ["| card | effect | status | similarity | word diff |", "|---|---|---|---|---|"]
+    for c in sorted(checks, key=lambda c: (c.similarity if c.similarity is not None else -1, c.card, _order(c))):
         if c.status == "exact":
             continue
         if c.similarity is None:

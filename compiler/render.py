@@ -109,12 +109,30 @@ class Renderer:
                 self.binds[s.name] = ("the icon of my choice" + other).strip()
                 i += 1
                 continue
+            if self._same_move_elsewhere(s, nxt):
+                # "return all cards of value 2 from your hand; ... from your score pile": one sentence, as printed
+                text, here, there = self.stmt(s), self.zone(s.selection.source), self.zone(nxt.selection.source)
+                out.append(text.replace(f"from {here}", f"from {here} and {there}", 1))
+                i += 2
+                continue
             text = self.stmt(s)
             # "draw X" followed by "then Y" reads as one sentence on the cards
             if text:
                 out.append(text)
             i += 1
         return out
+
+    @staticmethod
+    def _same_move_elsewhere(s, nxt) -> bool:
+        """Two moves alike but for the zone they take from (both zones of the same player)."""
+        if not (isinstance(s, A.Move) and isinstance(nxt, A.Move) and s.verb == nxt.verb
+                and s.bind is None and nxt.bind is None and s.times is None and nxt.times is None):
+            return False
+        a, b = s.selection, nxt.selection
+        return (isinstance(a.source, A.Zone) and isinstance(b.source, A.Zone) and a.source.kind != b.source.kind
+                and a.source.owner == b.source.owner and a.source.age is None and b.source.age is None
+                and (a.quantity, a.order, a.position, a.each_color, a.filters, a.chooser)
+                == (b.quantity, b.order, b.position, b.each_color, b.filters, b.chooser))
 
     def clause(self, stmts: list) -> str:
         parts = [p.rstrip(".") for p in self.sentences(stmts)]
@@ -291,6 +309,8 @@ class Renderer:
         if isinstance(c, A.Compare) and c.op == ">" and isinstance(c.right, A.ActionVar) \
                 and any(isinstance(x, A.Record) and x.name == c.right.name and x.expr == c.left for x in s.then):
             self.records[c.right.name] = "max"     # recorded only when beaten: the most so far
+        if self._guards_a_choice(s):
+            return self.clause(s.then)
         if isinstance(s.cond, A.YouDo):
             head = "if you do not" if s.cond.negate else "if you do"
         else:
@@ -299,6 +319,15 @@ class Renderer:
         if s.orelse:
             text += f". Otherwise, {self.clause(s.orelse)}"
         return text
+
+    @staticmethod
+    def _guards_a_choice(s: A.If) -> bool:
+        """'if count(L) > 0 { choose ... from L ... }': a choice from nothing does nothing, so the English
+        leaves the test out."""
+        c = s.cond
+        return (not s.orelse and isinstance(c, A.Compare) and c.op == ">" and c.right == A.Int(0)
+                and isinstance(c.left, A.Call) and c.left.fn == "count" and isinstance(c.left.args[0], A.Name)
+                and bool(s.then) and isinstance(s.then[0], A.Choose) and s.then[0].source == c.left.args[0])
 
     def s_May(self, s: A.May) -> str:
         return f"you may {self.clause(s.body)}"
@@ -313,6 +342,8 @@ class Renderer:
         src = f" from {self.expr(s.source)}" if s.source is not None else ""
         if s.kind == "value" and isinstance(s.source, A.Call) and s.source.fn == "values":
             what, src = self.expr(s.source), ""          # "choose [7] or [8]"
+        if s.kind == "value" and src.startswith(" from the values "):
+            src = " " + src[len(" from the values "):]      # "choose a value shared by two or more of ..."
         who = "I choose" if s.chooser == "me" else "choose"
         self.binds[s.name] = {"color": "that color", "value": "the chosen value", "player": "that player",
                               "icon": "the chosen icon", "two_colors": "the chosen colors"}[s.kind]
@@ -448,8 +479,9 @@ class Renderer:
             source = f"from {self.expr(src)}"
         text = " ".join(w for w in words if w)
         value_first = [a for a in after if a.startswith("[")]
-        if value_first and words[0] in ("a", "the") and len(words) == 2:
-            text = f"{words[0]} " + " or ".join(v for v in value_first)
+        if value_first and words[0] in ("a", "the", "all the") and len(words) == 2:
+            # "a [2]", and "all [9] from your hand" as printed
+            text = f"{'all' if words[0] == 'all the' else words[0]} " + " or ".join(v for v in value_first)
             after = [a for a in after if not a.startswith("[")]
         parts = [text] + [a for a in after if a.startswith("with")] + [source] + \
                 [a for a in after if not a.startswith("with")]
@@ -471,7 +503,11 @@ class Renderer:
             if f.cmp == "==":
                 if isinstance(f.value, A.Int):
                     return f"[{f.value.value}]"
-                return f"of value {self.expr(f.value)}"
+            named = self.expr(f.value)
+            if named in ("the chosen value", "that value") and f.cmp in ("==", "<=", ">="):
+                return f"of {named}" + {"==": "", "<=": " or less", ">=": " or more"}[f.cmp]   # as printed
+            if f.cmp == "==":
+                return f"of value {named}"
             return f"of value {CMP[f.cmp]} {self.expr(f.value)}"
         if k == "values":
             vs = [f"[{v.value}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values]
@@ -891,9 +927,27 @@ class Renderer:
         return "card"
 
     def e_Where(self, e: A.Where):
+        shared = self._shared_values(e)
+        if shared:
+            return shared
         if e.name:
             self.binds[e.name] = f"that {self.element(e.base)}"
         return f"{self.expr(e.base)} where {self.cond(e.cond)}"
+
+    def _shared_values(self, e: A.Where) -> str | None:
+        """'values_of(C) where x (count(C where (value(it) == x)) >= N)': the values N or more of C share."""
+        c = e.cond
+        if not (e.name and isinstance(e.base, A.Call) and e.base.fn == "values_of" and isinstance(c, A.Compare)
+                and c.op == ">=" and isinstance(c.right, A.Int) and isinstance(c.left, A.Call) and c.left.fn == "count"
+                and isinstance(c.left.args[0], A.Where)):
+            return None
+        inner = c.left.args[0]
+        same = inner.cond
+        if not (inner.base == e.base.args[0] and isinstance(same, A.Compare) and same.op == "=="
+                and same.right == A.Name(e.name) and isinstance(same.left, A.Call) and same.left.fn == "value"
+                and same.left.args == [A.Pronoun("it")]):
+            return None
+        return f"the values shared by {self.expr(c.right)} or more of {self.expr(inner.base)}"
 
     def e_WithIcon(self, e: A.WithIcon):
         return f"{self.expr(e.base)} {'without' if e.negate else 'with'} {self._a(self.icon_word(e.icon))}"

@@ -470,25 +470,33 @@ def cmd_errata(args) -> int:
     from innoscript.compiler import errata as E
     from innoscript.diagnostics import CompileError
 
+    from innoscript.editions import available_sets, normalise_sets
+    sets = list(args.sets or ())
+    if args.set and args.set != "base" and args.set in available_sets(args.edition):
+        sets = normalise_sets(sets + [args.set])      # the cards of a set: that set in play
     try:
-        edition, asts = _edition_asts(args.edition, args.sets or ())
+        edition, asts = _edition_asts(args.edition, sets)
         cards, problem = _pick_cards(asts, args.card, args.set, edition.name)
         if problem:
             print(f"error: {problem}", file=sys.stderr)
             return 1
-        reference = E.load_json(args.reference)
+        reference = E.merge([E.load_json(path) for path in args.reference])
         checks = E.check(cards, reference, edition.name)
     except CompileError as err:
         return _errors_out(err)
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as err:
-        print(f"error: cannot use the reference {args.reference}: {err} (its format: docs/errata.md)", file=sys.stderr)
+        print(f"error: cannot use the reference {', '.join(args.reference)}: {err} (its format: docs/errata.md)",
+              file=sys.stderr)
         return 1
     total = E.summary(checks)
+    per_set = E.by_set(checks)
     if args.format == "json":
-        print(json.dumps({"edition": edition.name, "summary": total, "effects": [c.to_json() for c in checks]}, indent=2))
+        print(json.dumps({"edition": edition.name, "summary": total, "sets": per_set,
+                          "effects": [c.to_json() for c in checks]}, indent=2))
         return 0
     if args.format == "markdown":
-        sys.stdout.write(E.markdown_report(edition.name, checks))
+        only = args.set if args.set and args.set != "base" else None
+        sys.stdout.write(E.markdown_report(edition.name, checks, only))
         return 0
     con = _console()
     for c in checks:
@@ -504,6 +512,9 @@ def cmd_errata(args) -> int:
             con.print(f"           rendered: {c.rendered}", markup=False)
             con.print(f"           printed:  {c.printed}", markup=False)
         con.print(f"           {c.diff}", markup=False)
+    if len(per_set) > 1:
+        for name, t in per_set.items():
+            con.print(f"{name}: {E.summary_line(t)}", markup=False)
     con.print(E.summary_line(total), markup=False)
     return 0
 
@@ -746,13 +757,19 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript errata --reference innovation-base-cards.json", "every 3rd-edition effect that differs"),
         ("innoscript errata Alchemy --reference innovation-base-cards.json", "one card"),
         ("innoscript errata --edition 4e --all --reference REF.json", "exact matches listed too"),
-        ("innoscript errata --edition myset --set myset --reference mine.json", "only the cards of one set")])
+        ("innoscript errata --edition myset --set myset --reference mine.json", "only the cards of one set"),
+        ("innoscript errata --set echoes --reference innovation-expansion-cards.json",
+         "the Echoes cards, echo effects included"),
+        ("innoscript errata --sets echoes --reference innovation-base-cards.json "
+         "--reference innovation-expansion-cards.json", "every card, with a report per set")])
     c.add_argument("card", nargs="?", help="one card: both texts and their word diff (default: every card)")
     c.add_argument("--edition", default="3e", help="edition name")
     c.add_argument("--sets", metavar="SET[,SET]", action="append", help=SETS_HELP)
-    c.add_argument("--set", help="only the cards of this set (the card header's 'set'; default: every set)")
-    c.add_argument("--reference", required=True, metavar="FILE",
-                   help="reference JSON of printed texts (required; e.g. innovation-base-cards.json)")
+    c.add_argument("--set", help="only the cards of this set (the card header's 'set'; a set of cards/sets/ is put "
+                                 "in play; default: every card)")
+    c.add_argument("--reference", required=True, metavar="FILE", action="append",
+                   help="reference JSON of printed texts (required; e.g. innovation-base-cards.json; repeat it for "
+                        "a set's own file, e.g. innovation-expansion-cards.json)")
     c.add_argument("--format", choices=["text", "json", "markdown"], default="text",
                    help="output format: text, json, or the markdown report of the docs")
     c.add_argument("--all", action="store_true", help="list exact matches too")

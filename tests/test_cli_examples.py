@@ -1,8 +1,8 @@
 """Every example in every subcommand's --help runs and succeeds, not only parses.
 
 Each runs in a scratch folder that holds what the examples name (a card folder `mycards/`, a card `x.inno`, the
-reference as `innovation-base-cards.json`/`REF.json`, a small edition `myset` with its reference `mine.json`, a saved
-game); long runs are cut to one game on one worker, and commands that run scenarios run one age's (the whole
+reference as `innovation-base-cards.json`/`REF.json` and the sets' as `innovation-expansion-cards.json`, a small
+edition `myset` with its reference `mine.json`, a saved game); long runs are cut to one game on one worker, and commands that run scenarios run one age's (the whole
 scenario suite is run by test_scenarios.py). Interactive commands (a terminal game, the servers, the
 language server) are run by their own tests, listed here so a new interactive example must name its test."""
 import json
@@ -51,6 +51,7 @@ def folder(tmp_path_factory):
                                                              "inherit": "3e", "reuse": "all", "sets": ["base", "mine"]}))
     for name in ("innovation-base-cards.json", "REF.json"):
         shutil.copy(REFERENCE, d / name)
+    shutil.copy(REFERENCE.parent / "innovation-expansion-cards.json", d / "innovation-expansion-cards.json")
     own = d / "own" / "myset"
     (own / "age1").mkdir(parents=True)
     (own / "edition.json").write_text(json.dumps({"edition": "myset", "label": "a set of one's own", "inherit": "3e",

@@ -70,6 +70,80 @@ def test_a_changed_detail_is_flagged(mutation):
     assert E.drift(checks, baseline), f"changing {old!r} to {new!r} in {src.name} was not flagged"
 
 
+EXPANSION = REFERENCE.parent / "innovation-expansion-cards.json"
+
+
+def set_asts(edition, set_name):
+    ed = load_edition(edition, sets=[set_name])
+    from innoscript.compiler.bundle import edition_vocabulary
+    vocab = edition_vocabulary(ed)
+    return [parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources if f"sets/{set_name}/" in s.relpath]
+
+
+@pytest.mark.skipif(not EXPANSION.exists(), reason="the expansion reference is not beside the project")
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_errata_baseline_of_a_set_echo_effects_included(edition):
+    cards = [c for c in set_asts(edition, "echoes") if c.effects]
+    checks = E.check(cards, json.loads(EXPANSION.read_text()), edition)
+    echoes = [c for c in checks if c.effect == "echo"]
+    assert echoes and all(c.set == "echoes" and c.printed for c in echoes)   # every echo effect has its printed text
+    assert all(c.similarity is not None for c in checks)                       # and every card its reference
+    path = BASELINES / f"echoes-{edition}.json"
+    report = DOCS / f"errata-echoes-{edition}.md"
+    if regenerate():
+        path.write_text(json.dumps(E.baseline_of(checks), indent=1, sort_keys=True) + "\n")
+        report.write_text(E.markdown_report(edition, checks, "echoes"))
+        return
+    problems = E.drift(checks, json.loads(path.read_text()))
+    assert not problems, "\n".join(problems)
+    assert report.read_text() == E.markdown_report(edition, checks, "echoes"), \
+        f"docs/errata-echoes-{edition}.md is out of date (INNOSCRIPT_REGEN=1 rewrites it)"
+
+
+@pytest.mark.skipif(not EXPANSION.exists(), reason="the expansion reference is not beside the project")
+def test_a_changed_echo_effect_is_flagged():
+    cards = set_asts("3e", "echoes")
+    bangle = next(c for c in cards if c.name == "Bangle")
+    ed = load_edition("3e", sets=["echoes"])
+    src = next(s for s in ed.sources if s.name == "Bangle")
+    from innoscript.compiler.bundle import edition_vocabulary
+    mutated = parse_card(src.text.replace("tuck a red card", "tuck a blue card", 1), src.relpath,
+                         edition_vocabulary(ed))[0]
+    ref = json.loads(EXPANSION.read_text())
+    baseline = json.loads((BASELINES / "echoes-3e.json").read_text())
+    assert not E.drift(E.check([bangle], ref, "3e"), baseline)
+    problems = E.drift(E.check([mutated], ref, "3e"), baseline)
+    assert problems and problems[0].startswith("Bangle#echo:")
+
+
+def test_references_merge_and_a_set_is_reported_apart():
+    base = {"editions": {"3": {"cards": [{"name": "A", "dogma_effects": [{"text": "Draw a [1]."}]}]}}}
+    own = {"editions": {"3": {"sets": {"s": {"cards": [{"name": "B", "echo_effect": {"text": "Score a card."},
+                                                       "dogma_effects": [{"text": "Meld a card."}]}]}}}}}
+    ref = E.merge([base, own])
+    assert E.reference_cards(ref, "3e")["A"] and E.reference_cards(ref, "3e", "s")["B"]
+    assert E.reference_cards(ref, "3e", "other") == {}
+
+
 def test_normalisation():
     assert E.normalise("Draw a [1]! I DEMAND you return two cards.") == ["draw", "[1]", "i", "demand", "you",
                                                                          "return", "2", "cards"]
+
+
+RENDERINGS = [   # (script, English): phrasings of the printed cards
+    ("return all [2] cards from your hand", "Return all [2] from your hand."),
+    ("score all cards of value 1 from your hand", "Score all [1] from your hand."),
+    ("return all cards from your hand\n return all cards from your score pile",
+     "Return all the cards from your hand and your score pile."),
+    ("let pairs = values_of(your top cards) where x (count(your top cards where (value(it) == x)) >= 2)\n"
+     " if count(pairs) > 0 {\n choose value from pairs as v\n return all cards from your hand of value at most v\n }",
+     "Choose a value shared by two or more of your top cards and return all the cards from your hand of the chosen "
+     "value or less."),
+]
+
+
+@pytest.mark.parametrize("script,english", RENDERINGS, ids=[r[1][:40] for r in RENDERINGS])
+def test_printed_phrasings(script, english):
+    _, vocab = asts("3e")
+    src = f'card "Zz" {{\n age 1\n color red\n icons hex castle castle castle\n dogma castle\n}}\neffect {{\n {script}\n}}\n'
+    assert render_card(parse_card(src, "zz.inno", vocab)[0])["effects"] == [english]
