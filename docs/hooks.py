@@ -193,30 +193,41 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
-def _reference_file():
-    """The printed texts (the project's reference file beside the checkout, or $INNOSCRIPT_REFERENCE)."""
+def _reference_files() -> list:
+    """The printed texts: the project's reference files beside the checkout (the base cards' and the sets'), or
+    the files in $INNOSCRIPT_REFERENCE (separated by the path separator)."""
     import os
     from pathlib import Path
-    path = os.environ.get("INNOSCRIPT_REFERENCE") or \
-        Path(__file__).resolve().parent.parent.parent / "shared" / "reference" / "innovation-base-cards.json"
-    return Path(path) if Path(path).exists() else None
+    shared = Path(__file__).resolve().parent.parent.parent / "shared" / "reference"
+    given = os.environ.get("INNOSCRIPT_REFERENCE")
+    paths = [Path(p) for p in given.split(os.pathsep)] if given else \
+        [shared / "innovation-base-cards.json", shared / "innovation-expansion-cards.json"]
+    return [p for p in paths if p.exists()]
+
+
+def _scenario_dir(ed_name: str, sets: tuple = ()):
+    """tests/scenarios/<edition>; a set's scenarios are in tests/scenarios/<set>-<edition>."""
+    from innoscript.runtime.catalog import default_scenario_dir
+    base = default_scenario_dir(ed_name)
+    return base.parent / "-".join([*sets, ed_name]) if sets else base
 
 
 @functools.cache
-def _scenarios_by_card(ed_name: str) -> dict[str, list]:
-    """card name -> [scenario file] of the passing scenarios that ran one of its effects."""
+def _scenarios_by_card(ed_name: str, sets: tuple = ()) -> dict[str, list]:
+    """card name -> [scenario file] of the passing scenarios (played with these sets) that ran one of its effects."""
     from pathlib import Path
     from innoscript.compiler.bundle import load_bundle
-    from innoscript.runtime.catalog import default_scenario_dir
-    from innoscript.runtime.scenario import ScenarioError, run
-    folder = default_scenario_dir(ed_name)
+    from innoscript.runtime.scenario import ScenarioError, read, run
+    folder = _scenario_dir(ed_name, sets)
     out: dict[str, list] = {}
     if not folder.exists():
         return out
-    bundle = load_bundle(ed_name)
+    bundle = load_bundle(ed_name, sets=sets)
     names = [c["name"] for c in bundle["cards"]]
     for path in sorted(Path(folder).rglob("*.yaml")):
         try:
+            if sets and sorted(read(path).get("sets", [])) != sorted(sets):
+                continue
             result = run(path, bundle)
         except ScenarioError:
             continue
@@ -234,18 +245,17 @@ def _attr(data) -> str:
 
 @functools.cache
 def _gallery_pages() -> dict[str, str]:
-    """Markdown for the card gallery: an index per edition and a page per card, made from the compiled cards.
+    """Markdown for the card gallery: an index per edition and per set (with each edition), and a page per card,
+    made from the compiled cards.
 
     Each card page: the card drawn by the shared card renderer (innoscript/web/cards.js), the printed text
-    beside the rendered one with the errata similarity and word diff, the scenarios that test it (linked to
-    generated pages), the change from or to the other edition, the script and its bytecode."""
-    import html
+    beside the rendered one with the errata similarity and word diff (a set's echo effect too), the scenarios
+    that test it (linked to generated pages), the change from or to the other edition, the script and its
+    bytecode."""
     from innoscript.compiler import errata as E
-    from innoscript.compiler.bundle import compile_edition, parse_card, vocabulary
+    from innoscript.compiler.bundle import compile_edition, edition_vocabulary, parse_card, vocabulary
     from innoscript.compiler.diff import diff_card
-    from innoscript.compiler.disasm import disassemble_card
-    from innoscript.editions import available_editions, load_edition, source_path
-    from innoscript.runtime.catalog import default_scenario_dir
+    from innoscript.editions import available_editions, available_sets, load_edition
     from innoscript.runtime.catalog import card_catalog
     pages: dict[str, str] = {}
     asts: dict[str, dict] = {}
@@ -254,98 +264,141 @@ def _gallery_pages() -> dict[str, str]:
         ed = load_edition(ed_name)
         vocab = vocabulary(ed.manifest, ed.card_names)
         asts[ed_name] = {s.name: parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources}
-    ref_path = _reference_file()
-    reference = json.loads(ref_path.read_text(encoding="utf-8")) if ref_path else None
+    reference = E.merge([json.loads(p.read_text(encoding="utf-8")) for p in _reference_files()])
     heirs: dict[str, list[str]] = {}
     for e in editions:
         heirs.setdefault(load_edition(e).manifest.get("inherit"), []).append(e)
+
+    def changes(name: str, slug: str, ed_name: str, other: str, older: bool, mine: dict, theirs: dict,
+                up: str) -> list[str]:
+        """The card's change from (older) or in (not older) the other edition, linked to its page there."""
+        a, b = (theirs.get(name), mine[name]) if older else (mine[name], theirs.get(name))
+        lines = ["", f"## Changes {'from' if older else 'in'} the {other} edition", ""]
+        if theirs.get(name) is None:
+            return lines + [f"Not in the {other} edition." if not older else f"{_cap(diff_card(a, b).summary())}."]
+        d = diff_card(a, b)
+        lines.append(f"{_cap(d.summary())}. The card in the {other} edition: [{name} ({other})]({up}{slug}.md).")
+        for e in d.effects:
+            kind = "Echo effect" if e.get("kind") == "echo" else "Effect"
+            old_ed, new_ed = (other, ed_name) if older else (ed_name, other)
+            lines += ["", f"{kind} {e['index']} ({e['change']}):", "",
+                      f"- {old_ed}: {e['old'] or '-'}", f"- {new_ed}: {e['new'] or '-'}"]
+        return lines
+
     for ed_name in editions:
         ed = load_edition(ed_name)
-        bundle = compile_edition(ed)
-        faces = {f["name"]: f for f in card_catalog(ed_name)["cards"]}
-        try:
-            checks = E.check(list(asts[ed_name].values()), reference, ed_name) if reference else []
-        except KeyError:
-            checks = []
-        by_card: dict[str, list] = {}
-        for c in checks:
-            by_card.setdefault(c.card, []).append(c)
-        scen_dir = default_scenario_dir(ed_name)
-        scenarios = _scenarios_by_card(ed_name)
-        label = ed.manifest["label"]
-        rows = [f"# Card gallery: {label}", "",
-                f"{len(bundle['cards'])} cards, generated from the card files of edition `{ed_name}`.", "",
-                "| age | card | colour | icons | dogma | effects | errata similarity | scenarios |",
-                "|---|---|---|---|---|---|---|---|"]
-        for card in bundle["cards"]:
-            name = card["name"]
-            slug = _slug(name)
-            mine = by_card.get(name, [])
-            sims = [c.similarity for c in mine if c.similarity is not None]
-            sim = f"{sum(sims) / len(sims):.2f}" if sims else "-"
-            rows.append(f"| {card['age']} | [{name}]({slug}.md) | {card['color']} | "
-                        f"{' '.join(card['icons'])} | {card['dogma']} | {len(card['effects'])} | {sim} | "
-                        f"{len(scenarios.get(name, []))} |")
-            source = source_path(card["source"]).read_text(encoding="utf-8")
-            lines = [f"# {name} ({ed_name})", "",
-                     f"*{label}.* Age {card['age']}, {card['color']}; icons {' · '.join(card['icons'])}; "
-                     f"dogma icon **{card['dogma']}**. Source: `cards/{card['source']}`.", "",
-                     f'<div class="inno-gallery-card" data-inno-card="{_attr(faces[name])}" data-inno-full></div>',
-                     "", "## Printed and rendered text", ""]
-            if not card["effects"]:
-                lines.append("(no effects scripted)")
-            elif not mine:
-                lines.append("No reference text for this card; the rendered text:")
-                lines += [""] + [f"{i}. {t}" for i, t in enumerate(E.Renderer().card(asts[ed_name][name])["effects"], 1)]
-            else:
-                lines += ["The printed text (reference) beside the English rendered from the script, their similarity "
-                          "after normalisation and the word diff (`[-rendered only-]`, `{+printed only+}`); "
-                          "see [errata](../../errata.md).", "",
-                          "| effect | printed | rendered | similarity | word diff |", "|---|---|---|---|---|"]
-                for c in mine:
-                    sim_text = "no reference text" if c.similarity is None else f"{c.similarity:.3f} ({c.status})"
-                    lines.append(f"| {c.effect} | {_md_escape(c.printed) or '-'} | {_md_escape(c.rendered) or '-'} | "
-                                 f"{sim_text} | {_md_escape(c.diff) or '-'} |")
-            lines += ["", "## Scenarios", ""]
-            tested = scenarios.get(name, [])
-            if tested:
-                lines.append(f"{len(tested)} passing scenario{'s' if len(tested) != 1 else ''} run this card:")
-                lines.append("")
-                for p in tested:
-                    rel = p.relative_to(scen_dir).as_posix()
-                    sslug = _slug(rel.rsplit(".", 1)[0])
-                    lines.append(f"- [{rel}](scenarios/{sslug}.md)")
-                    pages.setdefault(f"gallery/{ed_name}/scenarios/{sslug}.md",
-                                     f"# Scenario {rel} ({ed_name})\n\n`tests/scenarios/{ed_name}/{rel}`, run by "
-                                     f"`innoscript scenario`.\n\n```yaml\n{p.read_text(encoding='utf-8').rstrip()}\n```\n")
-            else:
-                lines.append("No scenario runs this card yet.")
-            lines += ["", "## Script", "", "```innoscript", source.rstrip(), "```", "",
-                      "## Bytecode", "", "```text", disassemble_card(card, source).rstrip(), "```"]
-            inherit = ed.manifest.get("inherit")
+        inherit = ed.manifest.get("inherit")
+
+        def edition_changes(name, slug, ed_name=ed_name, inherit=inherit):
+            out = []
             if inherit and inherit in asts:
-                d = diff_card(asts[inherit].get(name), asts[ed_name][name])
-                lines += ["", f"## Changes from the {inherit} edition", "", f"{_cap(d.summary())}."]
-                if asts[inherit].get(name) is not None:
-                    lines += ["", f"The card in the {inherit} edition: [{name} ({inherit})](../{inherit}/{slug}.md)."]
-                for e in d.effects:
-                    lines += ["", f"Effect {e['index']} ({e['change']}):", "",
-                              f"- {inherit}: {e['old'] or '-'}", f"- {ed_name}: {e['new'] or '-'}"]
+                out += changes(name, slug, ed_name, inherit, True, asts[ed_name], asts[inherit], f"../{inherit}/")
             for heir in heirs.get(ed_name, []):
-                if heir not in asts:
-                    continue
-                d = diff_card(asts[ed_name][name], asts[heir].get(name))
-                lines += ["", f"## Changes in the {heir} edition", ""]
-                if asts[heir].get(name) is None:
-                    lines.append(f"Not in the {heir} edition.")
-                else:
-                    lines += [f"{_cap(d.summary())}. The card in the {heir} edition: [{name} ({heir})](../{heir}/{slug}.md)."]
-                    for e in d.effects:
-                        lines += ["", f"Effect {e['index']} ({e['change']}):", "",
-                                  f"- {ed_name}: {e['old'] or '-'}", f"- {heir}: {e['new'] or '-'}"]
-            pages[f"gallery/{ed_name}/{slug}.md"] = "\n".join(lines) + "\n"
-        pages[f"gallery/{ed_name}/index.md"] = "\n".join(rows) + "\n"
+                if heir in asts:
+                    out += changes(name, slug, ed_name, heir, False, asts[ed_name], asts[heir], f"../{heir}/")
+            return out
+        _gallery_of(pages, f"gallery/{ed_name}", ed_name, (), ed.manifest["label"], compile_edition(ed),
+                    card_catalog(ed_name), asts[ed_name], reference, "../../", edition_changes,
+                    f"edition `{ed_name}`")
+    # each set with each of its editions: a page per card of the set
+    set_asts: dict[tuple, dict] = {}
+    for ed_name in editions:
+        for set_name in available_sets(ed_name):
+            ed = load_edition(ed_name, sets=[set_name])
+            vocab = edition_vocabulary(ed)
+            set_asts[(set_name, ed_name)] = {s.name: parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources
+                                             if s.relpath.startswith(f"sets/{set_name}/")}
+    for (set_name, ed_name), mine in sorted(set_asts.items()):
+        ed = load_edition(ed_name, sets=[set_name])
+        others = [e for (s, e) in set_asts if s == set_name and e != ed_name]
+
+        def set_changes(name, slug, ed_name=ed_name, set_name=set_name, mine=mine, others=others):
+            out = []
+            for other in others:
+                older = editions.index(other) < editions.index(ed_name)
+                out += changes(name, slug, ed_name, other, older, mine, set_asts[(set_name, other)], f"../{other}/")
+            return out
+        label = next(s.manifest["label"] for s in ed.sets if s.name == set_name)
+        bundle = compile_edition(ed)
+        bundle = dict(bundle, cards=[c for c in bundle["cards"] if c.get("set") == set_name])
+        _gallery_of(pages, f"gallery/{set_name}/{ed_name}", ed_name, (set_name,), label, bundle,
+                    card_catalog(ed_name, [set_name]), mine, reference, "../../../", set_changes,
+                    f"set `{set_name}` with edition `{ed_name}`")
     return pages
+
+
+def _gallery_of(pages, folder, ed_name, sets, label, bundle, catalog, asts, reference, up, changes, what) -> None:
+    """The index and card pages of one edition's cards, or one set's (with an edition), into pages."""
+    from innoscript.compiler import errata as E
+    from innoscript.compiler.disasm import disassemble_card
+    from innoscript.editions import source_path
+    faces = {f["name"]: f for f in catalog["cards"]}
+    try:
+        checks = E.check([asts[c["name"]] for c in bundle["cards"]], reference, ed_name) if reference else []
+    except KeyError:
+        checks = []
+    by_card: dict[str, list] = {}
+    for c in checks:
+        by_card.setdefault(c.card, []).append(c)
+    scen_dir = _scenario_dir(ed_name, sets)
+    scenarios = _scenarios_by_card(ed_name, sets)
+    rows = [f"# Card gallery: {label}", "",
+            f"{len(bundle['cards'])} cards, generated from the card files of {what}.", "",
+            "| age | card | colour | icons | dogma | effects | errata similarity | scenarios |",
+            "|---|---|---|---|---|---|---|---|"]
+    for card in bundle["cards"]:
+        name = card["name"]
+        slug = _slug(name)
+        mine = by_card.get(name, [])
+        sims = [c.similarity for c in mine if c.similarity is not None]
+        sim = f"{sum(sims) / len(sims):.2f}" if sims else "-"
+        cells = [f"bonus {b}" if b is not None else i for i, b in zip(card["icons"], card.get("bonuses") or
+                                                                          [None] * len(card["icons"]))]
+        rows.append(f"| {card['age']} | [{name}]({slug}.md) | {card['color']} | "
+                    f"{' '.join(cells)} | {card['dogma']} | {len(card['effects'])} | {sim} | "
+                    f"{len(scenarios.get(name, []))} |")
+        source = source_path(card["source"]).read_text(encoding="utf-8")
+        lines = [f"# {name} ({ed_name}{', ' + ', '.join(sets) if sets else ''})", "",
+                 f"*{label}.* Age {card['age']}, {card['color']}; icons {' · '.join(cells)}; "
+                 f"dogma icon **{card['dogma']}**. Source: `cards/{card['source']}`.", "",
+                 f'<div class="inno-gallery-card" data-inno-card="{_attr(faces[name])}" data-inno-full></div>',
+                 "", "## Printed and rendered text", ""]
+        if not card["effects"]:
+            lines.append("(no effects scripted)")
+        elif not mine or all(c.similarity is None for c in mine):
+            lines.append("No reference text for this card; the rendered text:")
+            rendered = E.Renderer().card(asts[name])
+            if rendered.get("echo"):
+                lines += ["", f"Echo effect: {rendered['echo']}"]
+            lines += [""] + [f"{i}. {t}" for i, t in enumerate(rendered["effects"], 1)]
+        else:
+            lines += ["The printed text (reference) beside the English rendered from the script, their similarity "
+                      "after normalisation and the word diff (`[-rendered only-]`, `{+printed only+}`); "
+                      f"see [errata]({up}errata.md).", "",
+                      "| effect | printed | rendered | similarity | word diff |", "|---|---|---|---|---|"]
+            for c in mine:
+                sim_text = "no reference text" if c.similarity is None else f"{c.similarity:.3f} ({c.status})"
+                lines.append(f"| {c.effect} | {_md_escape(c.printed) or '-'} | {_md_escape(c.rendered) or '-'} | "
+                             f"{sim_text} | {_md_escape(c.diff) or '-'} |")
+        lines += ["", "## Scenarios", ""]
+        tested = scenarios.get(name, [])
+        if tested:
+            lines.append(f"{len(tested)} passing scenario{'s' if len(tested) != 1 else ''} run this card:")
+            lines.append("")
+            for p in tested:
+                rel = p.relative_to(scen_dir).as_posix()
+                sslug = _slug(rel.rsplit(".", 1)[0])
+                lines.append(f"- [{rel}](scenarios/{sslug}.md)")
+                pages.setdefault(f"{folder}/scenarios/{sslug}.md",
+                                 f"# Scenario {rel} ({ed_name})\n\n`tests/scenarios/{scen_dir.name}/{rel}`, run by "
+                                 f"`innoscript scenario`.\n\n```yaml\n{p.read_text(encoding='utf-8').rstrip()}\n```\n")
+        else:
+            lines.append("No scenario runs this card yet.")
+        lines += ["", "## Script", "", "```innoscript", source.rstrip(), "```", "",
+                  "## Bytecode", "", "```text", disassemble_card(card, source).rstrip(), "```"]
+        lines += changes(name, slug)
+        pages[f"{folder}/{slug}.md"] = "\n".join(lines) + "\n"
+    pages[f"{folder}/index.md"] = "\n".join(rows) + "\n"
 
 
 def on_files(files, config):

@@ -57,6 +57,31 @@ def _gallery_pages_show_what_a_rules_checker_needs(site):
     index = (site / "gallery" / "4e" / "index.html").read_text(encoding="utf-8")
     assert "Card gallery: Innovation, 4th edition" in index and "errata similarity" in index
     _every_card_has_its_gallery_page(site)
+    _a_set_has_its_gallery_pages(site)
+
+
+def _a_set_has_its_gallery_pages(site):
+    """A page per set and edition lists the set's cards; a card page draws it with its echo effect and bonus,
+    compares the echo effect with its printed text and links the card in the set's other edition."""
+    import html as H
+    import json
+    import re
+    from innoscript.compiler.bundle import load_bundle
+    for ed in ("3e", "4e"):
+        index = (site / "gallery" / "echoes" / ed / "index.html").read_text(encoding="utf-8")
+        assert "Card gallery: Echoes of the Past" in index and "bonus 1" in index
+        names = [c["name"] for c in load_bundle(ed, sets=("echoes",))["cards"] if c.get("set") == "echoes"]
+        listed = re.findall(r'<td><a href="([^"/]+)/">([^<]+)</a></td>', index)
+        assert sorted(H.unescape(n) for _, n in listed) == sorted(names)
+    page = (site / "gallery" / "echoes" / "3e" / "bangle" / "index.html").read_text(encoding="utf-8")
+    assert "Bangle (3e, echoes)" in page and "Echoes of the Past (3rd edition)" in page
+    face = json.loads(H.unescape(re.search(r'data-inno-card="([^"]+)"', page).group(1)))
+    assert face["name"] == "Bangle" and face["echo"] and face["bonuses"] == [None, None, None, 1]
+    assert re.search(r"<td>echo</td>\s*<td>Tuck a red card from your hand.</td>", page)
+    assert "Changes in the 4e edition" in page and "../4e/bangle/" in page
+    dice = (site / "gallery" / "echoes" / "3e" / "dice" / "index.html").read_text(encoding="utf-8")
+    assert "dice-no-bonus.yaml" in dice and (site / "gallery" / "echoes" / "3e" / "scenarios" / "age1-dice-no-bonus"
+                                              / "index.html").exists()        # the set's scenarios, linked
 
 
 def _every_card_has_its_gallery_page(site):
