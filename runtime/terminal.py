@@ -1,9 +1,12 @@
 """Terminal play: ``innoscript play``, hot-seat or against any of the project's bots.
 
 Each decision shows the deciding player's view: every board (colour piles
-with their top card's icons and, when splayed, the icons the splay reveals),
-points, achievements, hands (your own cards coloured with their icons, the
-others' as ages), the supply; then the log with a separator per turn and the
+with their top card's icons and, when splayed, the icons the splay reveals;
+a bonus with its value), points (with what the sets add to the score pile's),
+achievements, hands (your own cards coloured with their icons, the others' as
+ages), the sets' zones (the forecast: its cards to whoever may see them, else
+its size and ages), the supply; then the log (echo effects, foreshadowing,
+promotions and free dogmas marked) with a separator per turn and the
 whole of the last turn; then the decision, worded like the web table's
 (runtime/wording.py) with the running effect's English and numbered options.
 Commands at the prompt: a number (several, separated by spaces, for a choice
@@ -26,7 +29,7 @@ from rich.text import Text
 from .bots import BOTS, answer_for, make_bot
 from .engine import IllegalAnswer
 from .game import BadSave, Game
-from .sets import warnings as set_warnings
+from .sets import report as set_report, warnings as set_warnings
 from .catalog import card_catalog
 from .wording import card_name, word
 from .vm import RuntimeFault
@@ -106,7 +109,7 @@ class Terminal:
         for p, pl in enumerate(v["players"]):
             kind = "you" if p == seat else ("bot: " + self.seats[p] if self.seats[p] != "human" else "human")
             ach = pl["achievements"]
-            head = Text(f"{pl['name']} ({kind}): {pl['points']} points, {ach['count']} achievements", style="bold")
+            head = Text(f"{pl['name']} ({kind}): {self.points_text(pl)}, {ach['count']} achievements", style="bold")
             if ach["count"]:
                 head.append(f" {' '.join(map(str, ach['ages']))}{' ' if ach['special'] else ''}{', '.join(ach['special'])}",
                             style="")
@@ -125,7 +128,7 @@ class Terminal:
                     continue
                 top = pile["cards"][0]
                 line = Text(f"   {color:7s} ", style=COLORS.get(color, ""))
-                line.append_text(card_line(top))
+                line.append_text(card_line(self.full(top)))
                 if len(pile["cards"]) > 1:
                     line.append(f"  +{len(pile['cards']) - 1}", style="dim")
                 if pile["splay"] != "none":
@@ -145,11 +148,39 @@ class Terminal:
             else:
                 con.print(f"   hand: {hand['count']} card(s), ages {hand['ages']}; "
                           f"score pile: {pl['score']['count']} card(s)")
+            for name, z in (pl.get("zones") or {}).items():    # a set's zones: the owner sees the cards
+                limit = f", at most {z['limit']}" if z.get("limit") is not None else ""
+                size = "size hidden" if "count" not in z else f"{z['count']} card(s)"
+                line = Text(f"   {name} ({size}{limit}): ")
+                if "cards" in z:
+                    for i, c in enumerate(z["cards"]):
+                        line.append_text(card_line(self.full(c)))
+                        if i < len(z["cards"]) - 1:
+                            line.append(" · ")
+                    if not z["cards"]:
+                        line.append("-")
+                elif "ages" in z:
+                    line.append(f"ages {' '.join(map(str, z['ages'])) or '-'}")
+                con.print(line)
         supply = "  ".join(f"{a}:{n}" for a, n in v["supply"].items())
         con.print(f"supply {supply}   achievements available: {' '.join(map(str, v['available']['standard']))}"
                   f"{'; ' + ', '.join(v['available']['special']) if v['available']['special'] else ''}"
                   f"{'   junk: ' + str(v['junk']['count']) if v['junk']['count'] else ''}")
         self.show_log(t["number"])
+
+    def full(self, face: dict) -> dict:
+        """A view's face with what only the catalog holds (a set card's bonuses)."""
+        entry = self.texts().get(str(face.get("name", "")).lower())
+        return {**face, "bonuses": entry["bonuses"]} if entry and "bonuses" in entry and "bonuses" not in face else face
+
+    def points_text(self, pl: dict) -> str:
+        """The score, and what the sets in play add to the score pile's values (bonuses, for Echoes)."""
+        ages = [c["age"] for c in pl["score"]] if isinstance(pl["score"], list) else pl["score"]["ages"]
+        extra = pl["points"] - sum(ages)
+        if not extra:
+            return f"{pl['points']} points"
+        labels = " and ".join(r["label"] for r in set_report(self.game.cards)) or "the sets"
+        return f"{pl['points']} points ({sum(ages)} in the score pile, {extra:+d} from {labels})"
 
     def show_log(self, turn: int, everything: bool = False) -> None:
         """The log with a separator per turn: the whole of the previous turn and of this one."""
@@ -166,7 +197,7 @@ class Terminal:
              "transfer": "transfers", "reveal": "reveals", "keep": "keeps", "junk": "junks", "remove": "removes",
              "achieve": "achieves", "take": "takes", "dogma": "uses the dogma of", "execute": "executes"}
     ZONES = {"hand": "hand", "score": "score pile", "board": "board", "supply": "supply", "revealed": "revealed cards",
-             "achievements": "achievements", "junk": "junk"}
+             "achievements": "achievements", "junk": "junk", "forecast": "forecast"}
 
     def note(self, events: list[dict], seat: int | None) -> None:
         names = [pl["name"] for pl in self.game.state["players"]]
@@ -176,8 +207,15 @@ class Terminal:
             who = names[e["player"]] if isinstance(e.get("player"), int) else ""
             if t == "turn":
                 continue
-            if t == "dogma" and isinstance(e.get("card"), dict):
-                line = f"{who} uses the dogma of {card_text(e['card'])}"
+            if t == "effect" and e.get("echo") and isinstance(e.get("card"), dict):
+                line = f"↳ echo effect of {card_text(e['card'])}" + (f" for {who}" if who else "")
+            elif t == "foreshadow" and isinstance(e.get("card"), dict):
+                line = f"{who} foreshadows {card_text(e['card'])}"
+            elif t == "meld" and e.get("promoted") and isinstance(e.get("card"), dict):
+                line = f"{who} promotes {card_text(e['card'])} from their forecast"
+            elif t == "dogma" and isinstance(e.get("card"), dict):
+                line = f"{who} uses the {'free dogma' if e.get('free') else 'dogma'} of {card_text(e['card'])}" \
+                       + (" (foreseen)" if e.get("foreseen") else "")
                 sharers = [names[q] for q, n in enumerate(e.get("counts", [])) if q != e["player"]
                            and n >= e["counts"][e["player"]]]
                 if sharers:

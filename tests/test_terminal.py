@@ -140,3 +140,55 @@ def test_card_command_shows_a_set_cards_echo_effect_and_bonus():
     assert lines[0].startswith("Bangle [1] ") and "+1" in lines[0] and "set echoes" in lines[0]
     assert lines[1].strip().startswith("echo") and "Tuck a red card from your hand." in lines[1]
     assert lines[2].strip().startswith("1. ") and len(lines) == 3     # the echo effect is not numbered as a dogma effect
+
+
+def _set_table():
+    """A game with Echoes, its view given a forecast (as the view documents it, docs/protocol.md) and a score
+    with bonus points, as the terminal draws it."""
+    import io
+    from rich.console import Console
+    from innoscript.runtime import Game
+    from innoscript.runtime.terminal import Terminal
+    game = Game.new(players=2, seed=1, sets=["echoes"])
+    flute = next(c for c in game.cards.cards if c["name"] == "Flute")
+    real = game.view
+
+    def view(seat):
+        v = real(seat)
+        v["players"][0]["zones"] = {"forecast": {"cards": [{**real(0)["players"][0]["hand"][0]}], "count": 1,
+                                                 "limit": 3}}
+        v["players"][1]["zones"] = {"forecast": {"count": 2, "ages": [2, 5], "limit": None}}
+        v["players"][1]["points"] += 2      # two points the set adds (bonuses)
+        v["players"][0]["board"]["purple"]["cards"] = [{"id": flute["id"], "name": "Flute", "age": 1, "color": "purple",
+                                                        "icons": flute["icons"], "dogma": flute["dogma"]}]
+        return v
+    game.view = view
+    out = io.StringIO()
+    return Terminal(game, ["human", "human"], Console(file=out, width=150), 0, input), out
+
+
+def test_terminal_draws_a_sets_zones_bonuses_and_score_breakdown():
+    term, out = _set_table()
+    term.show(0)
+    text = out.getvalue()
+    assert re.search(r"forecast \(1 card\(s\), at most 3\): \w", text)        # the owner sees the cards
+    assert "forecast (2 card(s)): ages 2 5" in text                        # the others its size and ages
+    assert re.search(r"0 points, .*\n(?:.*\n)*.*2 points \(0 in the score pile, \+2 from Echoes of the Past", text)
+    assert re.search(r"purple\s+Flute \[1\] \+1", text)                    # a bonus with its value on the board
+
+
+def test_terminal_log_marks_echo_effects_promotions_and_free_dogmas():
+    term, _ = _set_table()
+    flute = {"id": 1, "name": "Flute", "age": 1, "color": "purple", "icons": [], "dogma": "crown"}
+    events = [{"type": "dogma", "player": 0, "card": flute, "counts": [2, 3]},
+              {"type": "effect", "player": 1, "card": flute, "effect": 0, "echo": True},
+              {"type": "effect", "player": 1, "card": flute, "effect": 1},
+              {"type": "foreshadow", "player": 0, "card": flute, "zone": "forecast", "from": "hand"},
+              {"type": "meld", "player": 0, "card": flute, "from": "forecast", "promoted": True},
+              {"type": "dogma", "player": 0, "card": flute, "counts": [2, 1], "free": True, "foreseen": True}]
+    term.game.events_for = lambda evs, seat: evs
+    term.note(events, 0)
+    lines = [line for _, line in term.log]
+    assert lines == ["Player 1 uses the dogma of Flute [1] (shared by Player 2)", "↳ echo effect of Flute [1] for Player 2",
+                     "Player 1 foreshadows Flute [1]", "Player 1 promotes Flute [1] from their forecast",
+                     "Player 1 uses the free dogma of Flute [1] (foreseen)"]

@@ -345,3 +345,41 @@ def test_sets_are_chosen_in_the_form_and_an_incomplete_set_is_noted(server, brow
     assert bangle["echo"] in html["echo"] and all(bangle["echo"] not in t for t in html["dogma"])
     pg.screenshot(path=str(shots / "web-sets.png"))
     assert not errors
+
+
+def test_a_sets_zone_score_breakdown_and_echo_marks_are_drawn(server, browser, shots):
+    """The forecast as the view documents it (docs/protocol.md): its cards for the owner, its size and ages for the
+    others; the score with what the set adds; echo effects, promotions and free dogmas marked in the log."""
+    pg, errors = page(browser, server)
+    pg.wait_for_selector("#sets input[value=echoes]")
+    pg.check("#set-echoes")
+    pg.select_option("#seat-1", "greedy")
+    pg.click("#start")
+    pg.wait_for_selector("#decision .option")
+    drawn = pg.evaluate("""() => {
+        const v = JSON.parse(JSON.stringify(currentView()));
+        const mine = v.players[0], theirs = v.players[1];
+        mine.zones = {forecast: {cards: mine.hand.slice(0, 1), count: 1, limit: 3}};
+        theirs.zones = {forecast: {count: 2, ages: [2, 5], limit: null}};
+        theirs.points += 2;
+        const a = playerBox(v, mine, 0), b = playerBox(v, theirs, 1);
+        document.body.append(a, b);
+        const card = {id: 1, name: "Flute", age: 1, color: "purple"};
+        const log = [{type: "effect", player: 1, card, effect: 0, echo: true},
+                     {type: "effect", player: 1, card, effect: 1},
+                     {type: "meld", player: 0, card, from: "forecast", promoted: true},
+                     {type: "dogma", player: 0, card, free: true, foreseen: true},
+                     {type: "foreshadow", player: 1, card: {hidden: true, age: 3}}].map((e) => logEntry(e, v));
+        return {mine: a.querySelector('[data-zone=forecast]').textContent,
+                mineCards: a.querySelectorAll('[data-zone=forecast] .inno-card:not(.inno-back)').length,
+                theirs: b.querySelector('[data-zone=forecast]').textContent,
+                theirBacks: Array.from(b.querySelectorAll('[data-zone=forecast] .inno-back')).map((x) => x.textContent),
+                score: b.querySelector('.stats').textContent,
+                log: log.map((li) => li ? li.textContent : null)};
+    }""")
+    assert drawn["mine"].startswith("Forecast (1 card, at most 3)") and drawn["mineCards"] == 1
+    assert drawn["theirs"].startswith("Forecast (2 cards)") and drawn["theirBacks"] == ["2", "5"]
+    assert "2 (0 in the score pile, +2 from Echoes of the Past" in drawn["score"]
+    assert drawn["log"] == ["↳ echo effect of Flute for Player 2", None, "Player 1 promotes Flute from their forecast",
+                            "Player 1 uses the free dogma of Flute (foreseen)", "Player 2 foreshadows a [3]"], drawn["log"]
+    assert not errors

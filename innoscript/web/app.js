@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 const C = window.InnoCards;
 const BOTS = ["search", "heuristic", "greedy", "random"];   // the search bot is the default opponent
 let ws, game = null, seats = [], tokens = {}, pending = {}, nextId = 1, views = {}, catalogs = {}, edition = "3e";
-let sets = [], offered = [];   // the sets of the game on the table; the editions and sets the server offers
+let sets = [], setLabels = [], offered = [];   // the game's sets and their labels; the editions and sets offered
 let logTurn = null, logGroup = null, canUndo = false;
 
 function el(tag, cls, text) {
@@ -121,7 +121,7 @@ function resetTable() {
 
 function started(m) {
   if (m.type === "error") { status(m.message); return; }
-  game = m.game; edition = m.edition; sets = (m.sets || []).map((s) => s.set);
+  game = m.game; edition = m.edition; sets = (m.sets || []).map((s) => s.set); setLabels = (m.sets || []).map((s) => s.label);
   if (m.seats) m.seats.forEach((t, i) => { if (t) tokens[i] = t; });   // secret: kept only in this page
   tokens.owner = m.owner;
   setNote(m.sets || []);
@@ -219,7 +219,7 @@ function playerBox(v, p, i) {
   box.appendChild(h);
   const stats = el("dl", "stats");
   const stat = (k, val) => { stats.appendChild(el("dt", null, k)); const d = el("dd"); d.append(val); stats.appendChild(d); };
-  stat("Score", String(p.points));
+  stat("Score", scoreText(p));
   const ach = el("span", "achievements");
   if (!p.achievements.count) ach.textContent = "none";
   for (const a of p.achievements.ages) ach.appendChild(el("span", "ach", a));
@@ -252,7 +252,26 @@ function playerBox(v, p, i) {
   box.appendChild(zone(`Score pile (${p.points} points)`,
                        Array.isArray(p.score) ? p.score : p.score.ages.map((a) => ({hidden: true, age: a}))));
   if (p.revealed.length) box.appendChild(zone("Revealed", p.revealed));
+  // a set's zones (the forecast): its cards for their owner, their number and ages for the others
+  for (const [name, z] of Object.entries(p.zones || {})) {
+    const limit = z.limit === null || z.limit === undefined ? "" : `, at most ${z.limit}`;
+    const size = z.count === undefined ? "size hidden" : `${z.count} card${z.count === 1 ? "" : "s"}`;
+    const label = `${name[0].toUpperCase() + name.slice(1)} (${size}${limit})`;
+    const cards = z.cards ? z.cards : (z.ages || []).map((a) => ({hidden: true, age: a}));
+    const zb = zone(label, cards);
+    zb.classList.add("set-zone"); zb.dataset.zone = name;
+    box.appendChild(zb);
+  }
   return box;
+}
+
+// The score and what makes it: the score pile's values, and what the sets in play add (bonuses, for Echoes).
+function scoreText(p) {
+  const ages = Array.isArray(p.score) ? p.score.map((c) => c.age) : p.score.ages;
+  const pile = ages.reduce((a, b) => a + b, 0);
+  const extra = p.points - pile;
+  if (!extra) return String(p.points);
+  return `${p.points} (${pile} in the score pile, ${extra > 0 ? "+" : ""}${extra} from ${setLabels.join(" and ") || "the sets"})`;
 }
 
 function sharedBox(v) {
@@ -422,7 +441,7 @@ const VERBS = {draw: "draws", meld: "melds", tuck: "tucks", score: "scores", ret
                reveal: "reveals", keep: "keeps", junk: "junks", remove: "removes", take: "takes", achieve: "achieves",
                dogma: "uses the dogma of", execute: "executes", splay: "splays", exchange: "exchanges"};
 const ZONES = {hand: "hand", score: "score pile", board: "board", supply: "supply", achievements: "achievements",
-               available: "available achievements", revealed: "revealed cards", junk: "junk"};
+               available: "available achievements", revealed: "revealed cards", junk: "junk", forecast: "forecast"};
 
 function pname(v, p) { return typeof p === "number" && v.players[p] ? v.players[p].name : ""; }
 
@@ -446,10 +465,18 @@ function logEntry(e, v) {
   const li = el("li", "ev ev-" + e.type);
   const who = pname(v, e.player);
   const t = e.type;
-  if (t === "effect") return null;
+  if (t === "effect") {
+    if (!e.echo) return null;
+    li.append("↳ echo effect of ", cardSpan(e.card), who ? ` for ${who}` : "");
+    li.classList.add("ev-echo");
+    return li;
+  }
+  if (t === "foreshadow") { li.append(`${who} foreshadows `, cardSpan(e.card)); return li; }
+  if (t === "meld" && e.promoted) { li.append(`${who} promotes `, cardSpan(e.card), " from their forecast"); return li; }
   if (t === "action") return null;
   if (t === "dogma") {
-    li.append(`${who} uses the dogma of `, cardSpan(e.card));
+    li.append(`${who} uses the ${e.free ? "free dogma" : "dogma"} of `, cardSpan(e.card));
+    if (e.foreseen) li.appendChild(el("span", "mark foreseen", " (foreseen)"));
     const icon = e.icon;
     const active = e.counts ? e.counts[e.player] : null;
     if (icon && e.counts) {
