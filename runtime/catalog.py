@@ -137,6 +137,8 @@ def _card_catalog(edition: str, sets: tuple) -> dict:
         echo = next((e["text"] for e in face["effects"] if e["kind"] == "echo"), None)
         if echo is not None:
             face["echo"] = echo
+        if c.get("no_effect"):
+            face["no_effect"] = True      # printed with no dogma effect (not a card still to script)
         out.append(face)
     m = bundle["manifest"]
     manifest = {k: m[k] for k in ("colors", "icons", "hex", "icon_positions", "splays", "ages")}

@@ -266,7 +266,9 @@ class Terminal:
             self.con.print(line)
         for i, e in enumerate(dogma, 1):
             self.con.print(f"  {i}. {e['text']}")
-        if not entry["effects"]:
+        if entry.get("no_effect"):
+            self.con.print("  (no dogma effect printed)")
+        elif not entry["effects"]:
             self.con.print("  (no effects scripted yet)")
 
     # ------------------------------------------------------------ the loop

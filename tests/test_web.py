@@ -380,6 +380,10 @@ def test_a_sets_zone_score_breakdown_and_echo_marks_are_drawn(server, browser, s
     assert drawn["mine"].startswith("Forecast (1 card, at most 3)") and drawn["mineCards"] == 1
     assert drawn["theirs"].startswith("Forecast (2 cards)") and drawn["theirBacks"] == ["2", "5"]
     assert "2 (0 in the score pile, +2 from Echoes of the Past" in drawn["score"]
+    # a card printed with no dogma effect (its pile's echo effects may still run) is not "still to script"
+    blank = pg.evaluate("""() => InnoCards.detail({name: "Blank", age: 1, color: "red", icons: ["hex", "echo", "crown",
+        "crown"], dogma: "crown", no_effect: true, effects: []}).querySelector('.inno-effects').textContent""")
+    assert "no dogma effect printed" in blank and "scripted" not in blank
     assert drawn["log"] == ["↳ echo effect of Flute for Player 2", None, "Player 1 promotes Flute from their forecast",
                             "Player 1 uses the free dogma of Flute (foreseen)", "Player 2 foreshadows a [3]"], drawn["log"]
     assert not errors

@@ -142,7 +142,9 @@
       box.appendChild(b);
     }
     list = list.filter((e) => !(e && e.kind === "echo"));
-    if (!list.length && !echo) box.appendChild(el("p", "inno-effect", "(no effects scripted yet)"));
+    if (!list.length && (face.no_effect || !echo)) {
+      box.appendChild(el("p", "inno-effect", face.no_effect ? "(no dogma effect printed)" : "(no effects scripted yet)"));
+    }
     for (const e of list) {
       const kind = typeof e === "string" ? "" : e.kind;
       const p = richText(typeof e === "string" ? e : e.text, "p");
