@@ -572,16 +572,20 @@ class Hub:
     # ------------------------------------------------------------ the card editor
     def do_check(self, conn, msg):
         edition = self.edition(msg.get("edition", "3e"))
-        diagnostics, card = sandbox.check(msg["source"], edition)
+        sets = msg.get("sets", ())
+        self.bundle(edition, sets)   # the sets are known ones of the edition, and compile
+        diagnostics, card = sandbox.check(msg["source"], edition, sets)
         return [(conn, self._reply(msg, type="checked", diagnostics=diagnostics, card=card))]
 
     def do_sandbox(self, conn, msg):
         """Play the edited card's dogma once, in a small position with random answers, in a child process."""
         edition = self.edition(msg.get("edition", "3e"))
+        sets = msg.get("sets", ())
+        self.bundle(edition, sets)
         if not self.trials.acquire(blocking=False):   # no waiting: a worker thread is never parked on the sandbox
             raise ProtocolError("busy", "the sandbox is busy with other trials; try again")
         try:
-            log, error = sandbox.run_in_child(msg["source"], edition, msg.get("seed", 0), self.sandbox_limits)
+            log, error = sandbox.run_in_child(msg["source"], edition, msg.get("seed", 0), self.sandbox_limits, sets)
         finally:
             self.trials.release()
         return [(conn, self._reply(msg, type="sandboxed", log=log, error=error))]

@@ -27,13 +27,13 @@ LIMITS = {
 }
 
 
-def compile_source(source: str, edition: str):
-    """(compiled card, its syntax tree, diagnostics as JSON)."""
+def compile_source(source: str, edition: str, sets=()):
+    """(compiled card, its syntax tree, diagnostics as JSON), with the vocabulary of the edition and sets."""
     from innoscript.compiler.bundle import compile_card, parse_card, vocabulary
     from innoscript.diagnostics import CompileError, Diagnostic, Pos
     from innoscript.editions import load_edition
-    ed = load_edition(edition)
-    vocab = vocabulary(ed.manifest, ed.card_names | set(re.findall(r'card\s+"([^"]+)"', source)))
+    ed = load_edition(edition, sets=sets)
+    vocab = vocabulary(ed.manifest, ed.card_names | set(re.findall(r'card\s+"([^"]+)"', source)), ed.sets)
     try:
         compiled = compile_card(source, "editor.inno", vocab)
         ast, _ = parse_card(source, "editor.inno", vocab)
@@ -45,12 +45,12 @@ def compile_source(source: str, edition: str):
         return None, None, [d.to_json()]
 
 
-def check(source: str, edition: str):
+def check(source: str, edition: str, sets=()):
     """The editor's live check: diagnostics, and the card's rendered text and disassembly."""
     from innoscript.compiler.disasm import disassemble_card
     from innoscript.compiler.render import render_text
     from .catalog import editor_face
-    compiled, ast, diagnostics = compile_source(source, edition)
+    compiled, ast, diagnostics = compile_source(source, edition, sets)
     card = None
     if compiled is not None:
         data = dict(compiled.data, id=0)
@@ -59,7 +59,7 @@ def check(source: str, edition: str):
     return diagnostics, card
 
 
-def trial(source: str, edition: str, seed: int, answers: int = LIMITS["answers"]):
+def trial(source: str, edition: str, seed: int, answers: int = LIMITS["answers"], sets=()):
     """Play the card's dogma once in a small position with random answers: (log lines, error or None)."""
     from innoscript.compiler.bundle import load_bundle
     from .bots import RandomBot, answer_for
@@ -67,14 +67,15 @@ def trial(source: str, edition: str, seed: int, answers: int = LIMITS["answers"]
     from .scenario import build_state
     from .terminal import card_text
     from .vm import RuntimeFault
-    compiled, _, _ = compile_source(source, edition)
+    compiled, _, _ = compile_source(source, edition, sets)
     if compiled is None:
         return [], "the card does not compile"
-    bundle = json.loads(json.dumps(load_bundle(edition)))
+    bundle = json.loads(json.dumps(load_bundle(edition, sets=tuple(sets))))
     data = compiled.data
     existing = next((c for c in bundle["cards"] if c["name"] == data["name"]), None)
     if existing is not None:
-        existing.update({k: data[k] for k in ("age", "color", "icons", "dogma", "effects")})
+        existing.update({k: data[k] for k in ("age", "color", "icons", "dogma", "effects") if k in data})
+        existing.update({k: data[k] for k in ("set", "bonuses") if k in data})
     else:
         bundle["cards"].append(dict(data, id=len(bundle["cards"])))
     rng = random.Random(seed)
@@ -82,7 +83,8 @@ def trial(source: str, edition: str, seed: int, answers: int = LIMITS["answers"]
     rng.shuffle(others)
     setup = {"players": [{"board": {data["color"]: [data["name"]]}, "hand": [c["name"] for c in others[:3]]},
                          {"board": {others[3]["color"]: [others[3]["name"]]}, "hand": [c["name"] for c in others[4:6]]}]}
-    engine = build_state({"edition": edition, "players": 2, "do": {"draw": True}, "setup": setup}, bundle)
+    engine = build_state({"edition": edition, "players": 2, "do": {"draw": True}, "setup": setup,
+                          **({"sets": sorted(sets)} if sets else {})}, bundle)
     engine.advance()
     game = Game(engine, fast=True)
     bots = [RandomBot(seed + p) for p in range(2)]
@@ -110,9 +112,9 @@ def trial(source: str, edition: str, seed: int, answers: int = LIMITS["answers"]
     return log, stopped
 
 
-def run_in_child(source: str, edition: str, seed: int, limits: dict = LIMITS):
+def run_in_child(source: str, edition: str, seed: int, limits: dict = LIMITS, sets=()):
     """A trial in a limited child process: (log lines, error or None). Never raises for the card's sake."""
-    request = json.dumps({"source": source, "edition": edition, "seed": seed, "limits": limits})
+    request = json.dumps({"source": source, "edition": edition, "seed": seed, "limits": limits, "sets": list(sets)})
     try:
         proc = subprocess.Popen([sys.executable, "-m", "innoscript.runtime.sandbox"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
@@ -148,7 +150,8 @@ def main() -> int:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"], limits["memory_bytes"]))
     try:
-        log, error = trial(request["source"], request["edition"], request["seed"], limits["answers"])
+        log, error = trial(request["source"], request["edition"], request["seed"], limits["answers"],
+                           request.get("sets", ()))
     except MemoryError:
         log, error = [], "the trial ran out of memory and was stopped"
     except RecursionError:

@@ -387,3 +387,18 @@ def test_a_sets_zone_score_breakdown_and_echo_marks_are_drawn(server, browser, s
     assert drawn["log"] == ["↳ echo effect of Flute for Player 2", None, "Player 1 promotes Flute from their forecast",
                             "Player 1 uses the free dogma of Flute (foreseen)", "Player 2 foreshadows a [3]"], drawn["log"]
     assert not errors
+
+
+def test_the_card_editor_writes_a_set_card_with_its_set(server, browser):
+    pg, errors = page(browser, server)
+    pg.click("#tab-editor")
+    source = (ROOT / "cards" / "sets" / "echoes" / "3e" / "age1" / "bangle.inno").read_text().replace(
+        '"Bangle"', '"Anklet"')
+    pg.fill("#source", source)
+    pg.wait_for_selector("#diagnostics li:has-text('E209')")        # the set is not in play: unknown set
+    pg.check("#editor-set-echoes")
+    pg.wait_for_selector("#diagnostics li.ok")
+    pg.wait_for_selector("#editor-card .inno-echo-box")
+    assert "Tuck a red card from your hand." in pg.inner_text("#editor-card .inno-echo-box")
+    assert pg.inner_text("#editor-card .inno-bonus .inno-bonus-value") == "1"
+    assert not errors

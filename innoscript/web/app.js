@@ -146,19 +146,24 @@ function hello(m) {
     ed.value = offered.some((e) => e.edition === was) ? was : offered[0].edition;
   }
   setChoices();
+  editorSetChoices();
 }
 
-function setChoices() {
-  const box = $("sets"), e = offered.find((x) => x.edition === $("edition").value);
-  box.replaceChildren();
+// The sets offered for the edition chosen in a select (the new-game form's, or the editor's), as checkboxes.
+function setChoices(select = "edition", box = "sets", prefix = "set-", onchange = null) {
+  const e = offered.find((x) => x.edition === $(select).value);
+  $(box).replaceChildren();
   for (const s of (e ? e.sets : [])) {
-    const c = el("input"); c.type = "checkbox"; c.value = s.set; c.id = "set-" + s.set;
+    const c = el("input"); c.type = "checkbox"; c.value = s.set; c.id = prefix + s.set;
+    if (onchange) c.onchange = onchange;
     const l = el("label", "set-choice"); l.title = s.label; l.append(c, " " + s.label);
-    box.appendChild(l);
+    $(box).appendChild(l);
   }
 }
 
-function chosenSets() { return Array.from(document.querySelectorAll("#sets input:checked")).map((c) => c.value); }
+function editorSetChoices() { setChoices("editor-edition", "editor-sets", "editor-set-", checkSource); }
+
+function chosenSets(box = "sets") { return Array.from(document.querySelectorAll(`#${box} input:checked`)).map((c) => c.value); }
 
 function startGame(ev) {
   ev.preventDefault();
@@ -576,7 +581,8 @@ effect {
 let timer = null;
 
 function checkSource() {
-  send({type: "check", source: $("source").value, edition: $("editor-edition").value}, (m) => {
+  send({type: "check", source: $("source").value, edition: $("editor-edition").value, sets: chosenSets("editor-sets")}, (m) => {
+    if (m.type === "error") { status(m.message); return; }
     const ul = $("diagnostics");
     ul.replaceChildren();
     if (!m.diagnostics.length) ul.appendChild(el("li", "ok", "no errors"));
@@ -590,7 +596,9 @@ function checkSource() {
 }
 
 function runSandbox() {
-  send({type: "sandbox", source: $("source").value, edition: $("editor-edition").value, seed: Date.now() % 1000}, (m) => {
+  send({type: "sandbox", source: $("source").value, edition: $("editor-edition").value, sets: chosenSets("editor-sets"),
+        seed: Date.now() % 1000}, (m) => {
+    if (m.type === "error") { status(m.message); return; }
     const ol = $("sandbox-log"); ol.replaceChildren();
     for (const line of m.log) ol.appendChild(el("li", null, line));
     if (m.error) ol.appendChild(el("li", null, "error: " + m.error));
@@ -603,14 +611,14 @@ document.querySelectorAll(".tab").forEach((b) => b.onclick = () => {
   b.classList.add("active"); $(b.dataset.tab).classList.add("active");
 });
 $("players").onchange = seatChoices;
-$("edition").onchange = setChoices;
+$("edition").onchange = () => setChoices();
 $("new-game").onsubmit = startGame;
 $("save").onclick = save;
 $("undo").onclick = undo;
 $("load").onchange = load;
 $("source").value = EXAMPLE;
 $("source").oninput = () => { clearTimeout(timer); timer = setTimeout(checkSource, 250); };
-$("editor-edition").onchange = checkSource;
+$("editor-edition").onchange = () => { editorSetChoices(); checkSource(); };
 $("sandbox").onclick = runSandbox;
 seatChoices();
 C.loadSprite("icons.svg").then(connect, connect);
