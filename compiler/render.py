@@ -665,6 +665,8 @@ class Renderer:
             return f"the set of {self.expr(a[0])}"
         if f == "bonus":
             return f"the bonus on {self.expr(a[0])}"
+        if f == "featured_icon":
+            return f"the featured icon of {self.expr(a[0])}"
         if f == "bonuses":
             return f"the bonuses on {self.expr(a[0])}"
         if f == "bonus_points":

@@ -46,6 +46,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("owner", ("cards",), "player", "the player whose zone holds the card"),
     Builtin("scored_this_turn", ("player",), "int", "cards the player scored this turn"),
     Builtin("tucked_this_turn", ("player",), "int", "cards the player tucked this turn"),
+    Builtin("featured_icon", ("cards",), "icon", "the featured icon a card prints for its dogma (the first of several; "
+                                                 "compare it: featured_icon(it) == i)"),
     Builtin("has", ("cards", "icon"), "bool", "whether any of the cards shows the icon (for an icon chosen at run time)"),
     Builtin("all_colors", (), "colors", "every colour of the edition"),
     Builtin("all_icons", (), "icons", "every icon of the edition (the hex excluded)"),

@@ -170,6 +170,11 @@ def _has(e, f, cs, icon):
     return any(icon in e.cards.printed[c] for c in _list(cs))
 
 
+def _featured_icon(e, f, cs):
+    cs = _list(cs)
+    return e.cards.cards[cs[0]]["dogma"] if cs else None
+
+
 def _all_colors(e, f):
     return list(e.cards.colors)
 
@@ -301,7 +306,7 @@ IMPLEMENTATIONS = {
     "was_foreseen": _was_foreseen, "set": _set, "bonus": _bonus, "bonuses": _bonuses,
     "bonus_points": _bonus_points, "echo_effects": _echo_effects, "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
-    "eligible": _eligible, "highest_value": _highest_value, "lowest_value": _lowest_value,
+    "eligible": _eligible, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }
 
 
