@@ -263,6 +263,7 @@ class Exchange(Node):
 class Splay(Node):
     color: "Expr"
     direction: str
+    board: Optional["Owner"] = None     # 'splay red on target's board left': another player's pile
 
 
 @dataclass

@@ -189,6 +189,9 @@ class Builder(Transformer):
     def splay_stmt(self, meta, c):
         return A.Splay(c[0], c[1], pos=_pos(meta))
 
+    def splay_on(self, meta, c):
+        return A.Splay(c[0], c[2], board=c[1], pos=_pos(meta))
+
     def direction(self, meta, c):
         return str(c[0])
 

@@ -189,6 +189,10 @@ class CodeGen:
 
     def s_Splay(self, s: A.Splay, optional: bool = False):
         self.colors(s.color)
+        if s.board is not None:
+            self.owner(s.board, s.board.pos)
+            self.emit(O.SPLAY_ON, E("direction", s.direction), int(optional), pos=s.pos)
+            return
         self.emit(O.SPLAY, E("direction", s.direction), int(optional), pos=s.pos)
 
     def s_Unsplay(self, s: A.Unsplay):

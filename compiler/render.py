@@ -283,6 +283,10 @@ class Renderer:
                                 f"exchange {self.selection(s.first)} with {self.selection(s.second)}")
 
     def s_Splay(self, s: A.Splay) -> str:
+        if s.board is not None:
+            target = self.splay_target(s.color).replace("your", self.owner(s.board), 1) \
+                if s.board.kind != "you" else self.splay_target(s.color)
+            return f"splay {target} {s.direction}"
         return f"splay {self.splay_target(s.color)} {s.direction}"
 
     def s_Unsplay(self, s: A.Unsplay) -> str:
@@ -643,6 +647,8 @@ class Renderer:
         if f == "splayed":
             way = self.plain(a[0])
             return f"the colors you have splayed {'in any direction' if way == 'any' else way}"
+        if f == "splayable":
+            return f"the colors of {self.possessive(a[0])} board that could be splayed {self.plain(a[1])}"
         if f == "splay_of":
             return f"how {self.expr(a[0])} {self.expr(a[1])} cards are splayed"
         if f == "points":

@@ -272,6 +272,14 @@ class Resolver:
 
     def s_Splay(self, s: A.Splay):
         self.expect_colors(s.color)
+        board = getattr(s, "board", None)
+        if board is not None:
+            if board.kind not in ("you", "me", "binding"):
+                self.r.error("E309", "a splay is of one player's pile: name the player whose board it is", board.pos,
+                             "choose the player first: 'choose player from all players as p', "
+                             "then 'splay any color on p's board left'")
+            else:
+                self.zone(A.Zone("board", board, pos=board.pos))
         self.actions_seen = True
 
     s_Unsplay = s_Splay

@@ -39,6 +39,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("below", ("cards", "int"), "cards", "all but the first n of an ordered set (a pile: the cards under its top n)"),
     Builtin("last", ("cards", "int"), "cards", "the last n of an ordered set (a pile: its bottom n cards)"),
     Builtin("splayed", ("str",), "colors", "colours of your board splayed in a direction ('left', 'right', 'up', 'aslant', 'any')"),
+    Builtin("splayable", ("player", "str"), "colors", "the colours of the player's board that could be splayed in a "
+                                                       "direction now (two or more cards, not already splayed so)"),
     Builtin("splay_of", ("player", "color"), "str", "the splay direction of a player's pile ('none' when unsplayed)"),
     Builtin("points", ("player",), "int", "the player's score (total value of the score pile)"),
     Builtin("achievements", ("player",), "int", "how many achievements the player has"),

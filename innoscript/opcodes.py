@@ -125,6 +125,8 @@ _TABLE: list[tuple] = [
      "pop player, cards; move the cards to that player's zone named by a set manifest (not past its limit); push the cards moved", ""),
     ("DOGMA", ("int",), 1, 0,
      "pop cards; 'you' take a free Dogma action of the first one, sharing and demands included (int=1: foreseen)", ""),
+    ("SPLAY_ON", ("enum:direction", "int"), 2, 0,
+     "pop a player, a colour or colours; 'you' splay that pile of the player's board (int=1: may decline); set 'did'", ""),
     ("STORE_OWN", ("const",), 1, 0,
      "pop into the performer's own record of this card's execution ('record your NAME')", ""),
     ("LOAD_OWN", ("const", "enum:who", "int"), 0, 1,

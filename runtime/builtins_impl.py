@@ -132,6 +132,13 @@ def _splayed(e, f, direction):
             if (board[c]["splay"] != "none" if direction == "any" else board[c]["splay"] == direction)]
 
 
+def _splayable(e, f, p, direction):
+    if p is None:
+        return []
+    board = e.state["players"][p]["board"]
+    return [c for c in e.cards.colors if len(board[c]["cards"]) >= 2 and board[c]["splay"] != direction]
+
+
 def _splay_of(e, f, p, color):
     return e.state["players"][p]["board"][color]["splay"]
 
@@ -298,7 +305,7 @@ def _highest_splay(e, f, p):
 IMPLEMENTATIONS = {
     "count": _count, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
     "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
-    "pile": _pile, "first": _first, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of,
+    "pile": _pile, "first": _first, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of, "splayable": _splayable,
     "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
     "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
     "all_icons": _all_icons, "has": _has, "ages": _ages, "this_card": _this_card,

@@ -235,8 +235,9 @@ class Moves:
         self._count_change(len(a) + len(b))
         self.after_change()
 
-    def splay(self, frame, colors: list[str], direction: str, optional: bool):
-        board = self.state["players"][frame["you"]]["board"]
+    def splay(self, frame, colors: list[str], direction: str, optional: bool, board_of: int | None = None):
+        owner = frame["you"] if board_of is None else board_of     # 'you' splay another player's pile too
+        board = self.state["players"][owner]["board"]
         if direction == "none":
             cands = [c for c in colors if board[c]["splay"] != "none"]
         else:
@@ -252,9 +253,9 @@ class Moves:
             if color is None:
                 return
         board[color]["splay"] = direction
-        bump(self.state, frame["you"])
+        bump(self.state, owner)
         frame["did"] = True
-        self.emit("splay", player=frame["you"], color=color, direction=direction)
+        self.emit("splay", player=owner, color=color, direction=direction)
         self._count_change()
         self.after_change()
 

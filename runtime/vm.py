@@ -410,6 +410,12 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
     elif op == O.SPLAY:
         engine.splay(frame, _as_list(stack[-1]), ENUM["direction"][ins[1]], bool(ins[2]))
         stack.pop()
+    elif op == O.SPLAY_ON:
+        if stack[-1] is not None:    # none: no such player, nothing to splay
+            engine.splay(frame, _as_list(stack[-2]), ENUM["direction"][ins[1]], bool(ins[2]), board_of=stack[-1])
+        else:
+            frame["did"] = False
+        del stack[-2:]
     elif op == O.UNSPLAY:
         engine.splay(frame, _as_list(stack[-1]), "none", False)
         stack.pop()
