@@ -177,6 +177,11 @@ class Builder(Transformer):
         times, bind = self._tail(rest)
         return A.Move(verb, sel, times, bind, pos=_pos(meta))
 
+    def place_stmt(self, meta, c):
+        sel, *rest = c
+        times, bind = self._tail(rest)
+        return A.Move("place", sel, times, bind, pos=_pos(meta))
+
     def transfer_stmt(self, meta, c):
         sel = c[0]
         dest = next(x for x in c[1:] if isinstance(x, A.Zone))

@@ -15,7 +15,8 @@ NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight
            "twelve"]
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "took",
-        "transfer": "transferred", "draw": "drew", "foreshadow": "foreshadowed", "promote": "promoted"}
+        "transfer": "transferred", "draw": "drew", "foreshadow": "foreshadowed", "promote": "promoted",
+        "place": "placed"}
 CMP = {"==": "equal to", "!=": "other than", "<": "lower than", "<=": "at most", ">": "higher than", ">=": "at least"}
 CMP_COUNT = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than", ">=": "at least"}
 
@@ -257,6 +258,8 @@ class Renderer:
             sel = self.selection(s.selection).replace("a card ", "a number of cards ", 1)
             return f"{verb} {sel} equal to {self.value_of(t.expr)}"
         text = self.all_or_none(s.verb, s.selection, f"{verb} {self.selection(s.selection)}{self.times(s.times)}")
+        if s.verb == "place":
+            text += " on top of its deck"
         if s.bind:
             self.binds[s.bind] = f"the {PAST.get(s.verb, s.verb)} cards"
             self.bind_verbs[s.bind] = s.verb

@@ -30,7 +30,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "global_zone": ("junk", "available", "available_special", "junk_special", "revealed_all"),
     "position": ("top", "bottom"),
     "verb": ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take",
-             "foreshadow", "promote", "make_available"),
+             "foreshadow", "promote", "make_available", "place"),
     "draw": ("draw", "meld", "score", "tuck", "reveal", "junk", "achieve", "foreshadow"),
     "select": ("count", "all", "all_but", "half_down", "half_up", "each_color", "all_or_none"),
     "order": ("any", "highest", "lowest"),

@@ -12,15 +12,15 @@ primitive placement (which end of a pile, which zone) is runtime/state.py's.
 from __future__ import annotations
 
 from . import zones
-from .state import bump, locate, place, remove_from_anywhere, unshow
+from .state import bump, locate, place, remove_from_anywhere, supply_pile, unshow
 from innoscript.opcodes import ENUMS
 
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "taken",
         "transfer": "transferred", "make_available": "transferred", "exchange": "exchanged", "draw": "drawn",
-        "foreshadow": "foreshadowed", "promote": "promoted"}
+        "foreshadow": "foreshadowed", "promote": "promoted", "place": "placed"}
 
-_PLAIN = {"score", "return", "junk", "remove", "achieve", "take", "make_available"}   # one card to one place
+_PLAIN = {"score", "return", "junk", "remove", "achieve", "take", "make_available", "place"}   # one card to one place
 
 
 class Moves:
@@ -85,6 +85,8 @@ class Moves:
             st["turn"]["scored"][p] += 1
         elif verb == "return":
             place(self.cards, st, cid, "supply", None)
+        elif verb == "place":    # on top of its own supply pile
+            supply_pile(st, self.cards.set[cid], str(self.cards.age[cid])).insert(0, cid)
         elif verb in ("junk", "remove"):
             place(self.cards, st, cid, "junk" if verb == "junk" else "removed", None)
         elif verb == "achieve":

@@ -13,7 +13,7 @@ from __future__ import annotations
 VERBS = {"meld": "Meld", "score": "Score", "tuck": "Tuck", "return": "Return", "junk": "Junk", "reveal": "Reveal",
          "keep": "Keep", "achieve": "Achieve", "remove": "Remove", "take": "Take", "transfer": "Transfer",
          "exchange": "Exchange", "choose": "Choose", "draw": "Draw", "splay": "Splay", "unsplay": "Unsplay",
-         "rearrange": "Rearrange", "execute": "Execute"}
+         "rearrange": "Rearrange", "execute": "Execute", "place": "Place"}
 
 
 def card_name(c) -> str:
