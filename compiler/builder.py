@@ -364,6 +364,9 @@ class Builder(Transformer):
     def q_exact(self, meta, c):
         return self._q(meta, "exact", n=A.Int(int(c[0]), pos=_tpos(c[0])))
 
+    def q_exact_expr(self, meta, c):
+        return self._q(meta, "exact", n=c[0])
+
     def q_up_to(self, meta, c):
         return self._q(meta, "up_to", n=c[0])
 
