@@ -231,6 +231,11 @@ def completion_items(uri: str, text: str | None = None, line: int = 0, character
     if context == "set":        # draw echoes [1]: a set's name, nothing else
         want_name = False
         items += [T.CompletionItem(label=n, kind=K.Module, detail="set", sort_text=f"0{n}") for n in vocab.set_names]
+    elif context == "own":      # your.NAME: what the card records with 'record your NAME'
+        want_name = False
+        own = sorted(set(re.findall(r"\brecord\s+your\s+([a-z_][a-z0-9_]*)", re.sub(r"#[^\n]*", "", text))))
+        items += [T.CompletionItem(label=n, kind=K.Variable, detail="recorded for each player", sort_text=f"0{n}")
+                  for n in own]
     elif context == "zone":     # your forecast: a set's zone (the keyword zones are in 'words')
         want_name = False
         items += [T.CompletionItem(label=z, kind=K.Field, detail="zone of a set", sort_text=f"0{z}") for z in vocab.zones]
@@ -270,6 +275,8 @@ def _name_context(text: str, line: int, character: int) -> str | None:
     before = re.sub(r"[a-z_][a-z0-9_-]*$", "", before)
     if re.search(r"\bdraw(\s+and\s+[a-z]+)?(\s+(\d+|\([^()]*\)))?\s*$", before):
         return "set"
+    if re.search(r"\b(your|my)\.$", before):
+        return "own"
     if re.search(r"(\b(your|my|their)|'s|opponents'|players'|opponent's|player's)\s*$", before):
         return "zone"
     return None

@@ -125,6 +125,9 @@ def test_completion_follows_what_the_parser_accepts():
     bound = labels_at(HEAD + "    draw [1] as fresh\n    score ")
     assert "fresh" in bound and "your" in bound and "draw" not in bound
     assert "draw" in labels_at(HEAD + "    draw ] [1]\n    ")      # broken text before: everything
+    own = labels_at(HEAD + "    draw [1] as fresh\n    record your card_drawn = fresh\n    score all cards from your hand "
+                           "where (it in your.")
+    assert own == {"card_drawn"}, own
 
 
 def test_hover_on_every_keyword_shows_its_reference_entry():
