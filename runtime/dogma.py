@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import teams, vm
 from .hooks import HOOK, new_hook_frame
-from .state import board_icon_count, highest_top_value, locate, top_cards
+from .state import board_icon_count, echo_effect, highest_top_value, pile_echoes, top_cards
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
 
@@ -100,22 +100,11 @@ class Dogma:
 
     # ------------------------------------------------------------ the effect list
     def echo_effect(self, cid: int) -> int | None:
-        """The index of the card's echo effect (the compiler puts it first), None without one."""
-        effects = self.cards.cards[cid]["effects"]
-        return 0 if effects and effects[0]["kind"] == "echo" else None
+        return echo_effect(self.cards, cid)
 
     def pile_echoes(self, cid: int) -> list[int]:
-        """The cards whose echo effects a Dogma of cid runs: on a top card, every card of its pile whose
-        echo box shows (the same visibility as a covered card's icons), deepest first and cid last;
-        otherwise cid's own echo effect only."""
-        zone, owner, color = locate(self.state, cid)
-        if zone == "board":
-            pile = self.state["players"][owner]["board"][color]
-            if pile["cards"][0] == cid:
-                return [c for i, c in reversed(list(enumerate(pile["cards"])))
-                        if self.echo_effect(c) is not None
-                        and self.cards.echo_position[c] in self.cards.visible_positions(c, pile["splay"], i == 0)]
-        return [cid] if self.echo_effect(cid) is not None else []
+        """The cards whose echo effects a Dogma of cid runs (runtime/state.py ``pile_echoes``)."""
+        return pile_echoes(self.cards, self.state, cid)
 
     def effect_list(self, cid: int, p: int, counts: list[int], out: set, echoes: list[int]) -> list[list]:
         """The work list of a dogma of cid by p: the echo effects of ``echoes`` in order, then cid's demands,

@@ -232,6 +232,26 @@ def points(cards: Cards, state: dict, p: int) -> int:
     return pile
 
 
+def echo_effect(cards: Cards, cid: int) -> int | None:
+    """The index of the card's echo effect (the compiler puts it first), None without one."""
+    effects = cards.cards[cid]["effects"]
+    return 0 if effects and effects[0]["kind"] == "echo" else None
+
+
+def pile_echoes(cards: Cards, state: dict, cid: int) -> list[int]:
+    """The cards whose echo effects a Dogma of cid runs: on a top card, every card of its pile whose echo
+    box shows (the visibility of a covered card's icons), deepest first and cid last; otherwise cid's own
+    echo effect only."""
+    zone, owner, color = locate(state, cid)
+    if zone == "board":
+        pile = state["players"][owner]["board"][color]
+        if pile["cards"][0] == cid:
+            return [c for i, c in reversed(list(enumerate(pile["cards"])))
+                    if echo_effect(cards, c) is not None
+                    and cards.echo_position[c] in cards.visible_positions(c, pile["splay"], i == 0)]
+    return [cid] if echo_effect(cards, cid) is not None else []
+
+
 def highest_top_value(cards: Cards, state: dict, p: int) -> int:
     return max((cards.age[c] for c in top_cards(state, p)), default=0)
 

@@ -25,7 +25,7 @@ import hmac
 
 from . import teams as T
 from . import zones as Z
-from .state import Cards, board_icon_count as icon_count, points
+from .state import Cards, board_icon_count as icon_count, pile_echoes, points
 
 
 def token(state: dict, cid: int) -> str:
@@ -215,7 +215,7 @@ def dogma_preview(cards: Cards, state: dict, p: int, cid: int) -> dict:
     current icon counts (the dogma icon: as many or more shares, fewer is demanded of)."""
     icon = cards.cards[cid]["dogma"]
     counts = [icon_count(cards, state, q, icon) for q in range(len(state["players"]))]
-    kinds = {e["kind"] for e in cards.cards[cid]["effects"]}
+    kinds = {e["kind"] for e in cards.cards[cid]["effects"]} | ({"echo"} if pile_echoes(cards, state, cid) else set())
     others = [q for q, pl in enumerate(state["players"]) if q != p and not pl.get("eliminated")]
     rivals = [q for q in T.opponents(state, p) if q in others]    # demands never reach a partner
     shares = [q for q in others if counts[q] >= counts[p]] if kinds - {"demand", "compel"} else []

@@ -278,3 +278,15 @@ def test_an_executed_card_runs_its_own_echo_first(kind, want):
     work = e.state["dogma"]["stack"][-1]["work"]
     assert {c for c, *_ in work} == {candles}
     assert [(eff, you, me) for _, eff, you, me, _ in work] == want
+
+
+def test_the_dogma_preview_counts_the_piles_echoes_as_shared():
+    """Archery has only a demand; over Plumbing splayed right (its echo box shows) the Dogma also has an
+    echo effect, so the player with as many castles is shown as sharing."""
+    from innoscript.runtime.views import dogma_preview
+    e = _engine("3e", {"players": [{"board": {"red": {"cards": ["Archery", "Plumbing"], "splay": "right"}}},
+                                   {"board": {"yellow": ["Masonry"]}}]})
+    archery = e.cards.by_name["Archery"]
+    assert dogma_preview(e.cards, e.state, 0, archery)["shares"] == [1]
+    e.state["players"][0]["board"]["red"]["splay"] = "none"
+    assert dogma_preview(e.cards, e.state, 0, archery)["shares"] == []
