@@ -50,3 +50,17 @@ def test_tutorial(tmp_path):
     import json
     rows = {c["name"]: c for c in json.loads(r.stdout)["cards"]}
     assert rows["Lantern"]["every_effect_has_scenario"] and len(rows) == 106
+
+    # a set of one's own: an echo effect and a hook, data only
+    r = cli("check", "--sets", "lanterns", str(tmp_path / "my-cards" / "sets" / "lanterns"), env=env)
+    assert r.returncode == 0 and "2 card files checked, no errors" in r.stdout, r.stdout + r.stderr
+    r = cli("render", "Paper Lantern", "--sets", "lanterns", env=env)
+    expected = re.search(r'\$ innoscript render "Paper Lantern" --sets lanterns\n(.*?)\n\$', DOC.read_text(), re.S).group(1)
+    assert r.returncode == 0 and r.stdout.strip() == expected.strip(), r.stdout + r.stderr
+    assert cli("dis", "Paper Lantern", "--sets", "lanterns", env=env).returncode == 0
+    r = cli("scenario", str(tmp_path / "my-cards" / "tests-lanterns"), env=env)
+    assert r.returncode == 0 and "1 passed, 0 failed" in r.stdout, r.stdout + r.stderr
+    scenario = tmp_path / "my-cards" / "tests-lanterns" / "lanterns-echo-and-hook.yaml"
+    scenario.write_text(scenario.read_text().replace("hand: [Oars]", "hand: [Pottery]"))
+    r = cli("scenario", str(tmp_path / "my-cards" / "tests-lanterns"), env=env)
+    assert r.returncode == 1, "a wrong expectation about the hook's draw must fail"
