@@ -210,7 +210,8 @@ class Renderer:
     def value_ref(self, age) -> str:
         if isinstance(age, A.Int):
             return f"[{age.value}]"
-        return f"value {self.value_expr(age)}"
+        named = self.value_expr(age)
+        return named if named in ("the chosen value", "that value") else f"value {named}"   # "a card of that value"
 
     def value_of(self, e: A.Call) -> str:
         """'the value of your highest achievement': highest/lowest of a zone, as printed."""
@@ -333,7 +334,7 @@ class Renderer:
         leaves the test out."""
         c = s.cond
         return (not s.orelse and isinstance(c, A.Compare) and c.op == ">" and c.right == A.Int(0)
-                and isinstance(c.left, A.Call) and c.left.fn == "count" and isinstance(c.left.args[0], A.Name)
+                and isinstance(c.left, A.Call) and c.left.fn == "count"
                 and bool(s.then) and isinstance(s.then[0], A.Choose) and s.then[0].source == c.left.args[0])
 
     def s_May(self, s: A.May) -> str:
@@ -716,6 +717,8 @@ class Renderer:
                 return f"{color.name} cards on your board"
             return f"cards of {self.expr(color)} on your board"
         if isinstance(e, A.ZoneExpr) and e.zone.owner is not None and e.zone.owner.kind == "you":
+            if e.zone.kind == "set":      # a set's zone: "cards in your forecast"
+                return f"cards in {self.expr(e)}"
             return {"hand": "cards in your hand", "score": "cards in your score pile", "board": "cards on your board",
                     "top": "top cards on your board", "achievements": "achievements"}.get(e.zone.kind, self.expr(e))
         if isinstance(e, A.Name) and e.name in self.bind_verbs:

@@ -139,6 +139,8 @@ RENDERINGS = [   # (script, English): phrasings of the printed cards
      " if count(pairs) > 0 {\n choose value from pairs as v\n return all cards from your hand of value at most v\n }",
      "Choose a value shared by two or more of your top cards and return all the cards from your hand of the chosen "
      "value or less."),
+    ("if count(values_of(your hand)) > 0 {\n choose value from values_of(your hand) as v\n draw [v]\n }",
+     "Choose a value from the different values in your hand and draw a card of the chosen value."),
 ]
 
 
