@@ -350,6 +350,8 @@ class Renderer:
         src = f" from {self.expr(s.source)}" if s.source is not None else ""
         if s.kind == "value" and isinstance(s.source, A.Call) and s.source.fn == "values":
             what, src = self.expr(s.source), ""          # "choose [7] or [8]"
+        if s.kind == "player" and isinstance(s.source, A.PlayerSet) and s.source.kind in ("opponents", "others"):
+            what, src = ("an opponent" if s.source.kind == "opponents" else "another player"), ""   # as printed
         if s.kind == "value" and src.startswith(" from the values "):
             src = " " + src[len(" from the values "):]      # "choose a value shared by two or more of ..."
         who = "I choose" if s.chooser == "me" else "choose"
@@ -844,6 +846,14 @@ class Renderer:
         if all_are:
             return all_are
         left = e.left
+        if isinstance(left, A.Call) and left.fn == "splay_of" and isinstance(e.right, A.Str) and e.op in ("==", "!="):
+            # "that player's cards of that color are splayed left"
+            color = left.args[1]
+            cards = f"{color.name} cards" if isinstance(color, A.Name) and color.name not in self.lets \
+                and color.name not in self.binds else f"cards of {self.expr(color)}"
+            way = "not splayed" if e.right.value == "none" else f"splayed {e.right.value}"
+            return f"{self.possessive(left.args[0])} {cards} are {'not ' if e.op == '!=' else ''}{way}".replace(
+                "are not not splayed", "are splayed")
         if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Call) \
                 and left.args[0].fn == "splayed" and isinstance(e.right, A.Int) and e.op in ("==", ">="):
             way = self.plain(left.args[0].args[0])
