@@ -211,17 +211,21 @@ def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
 
 
 def dogma_preview(cards: Cards, state: dict, p: int, cid: int) -> dict:
-    """Who would share this dogma's non-demand effects and who would be hit by its demands, from the
-    current icon counts (the dogma icon: as many or more shares, fewer is demanded of)."""
+    """Who would share this dogma's non-demand and echo effects and who would be hit by its demands, from
+    the current icon counts (the dogma icon: as many or more shares, fewer is demanded of); ``echo_cards``
+    names the cards whose echo effects would run first (the pile's visible ones, deepest first)."""
+    from .dogma import pile_echoes
     icon = cards.cards[cid]["dogma"]
     counts = [icon_count(cards, state, q, icon) for q in range(len(state["players"]))]
-    kinds = {e["kind"] for e in cards.cards[cid]["effects"]} | ({"echo"} if pile_echoes(cards, state, cid) else set())
+    kinds = {e["kind"] for e in cards.cards[cid]["effects"]} - {"echo"}
+    echoes = pile_echoes(cards, state, cid)
     others = [q for q, pl in enumerate(state["players"]) if q != p and not pl.get("eliminated")]
     rivals = [q for q in T.opponents(state, p) if q in others]    # demands never reach a partner
-    shares = [q for q in others if counts[q] >= counts[p]] if kinds - {"demand", "compel"} else []
+    shared = kinds - {"demand", "compel"} or echoes               # echo effects are shared like non-demands
+    shares = [q for q in others if counts[q] >= counts[p]] if shared else []
     hit = [q for q in rivals if counts[q] < counts[p]] if "demand" in kinds else []
     hit += [q for q in rivals if counts[q] >= counts[p]] if "compel" in kinds else []
-    return {"icon": icon, "counts": counts, "shares": shares,
+    return {"icon": icon, "counts": counts, "shares": shares, "echo_cards": [cards.name[c] for c in echoes],
             "opponents_share": [q for q in shares if q in rivals], "demanded": sorted(set(hit))}
 
 

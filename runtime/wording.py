@@ -56,6 +56,9 @@ def action_label(o: dict, view: dict, player: int) -> str:
         names = [view["players"][q]["name"] for q in pv["shares"]]
         hit = [view["players"][q]["name"] for q in pv["demanded"]]
         notes = []
+        echo = pv.get("echo_cards") or []
+        if echo:
+            notes.append(f"echo effect{'s' if len(echo) > 1 else ''} of {', '.join(echo)} first")
         if names:
             notes.append(f"{', '.join(names)} share{'s' if len(names) == 1 else ''}")
         if hit:

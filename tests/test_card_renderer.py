@@ -134,3 +134,37 @@ def test_cards_message_with_sets_and_hello_offers_them():
     assert err["code"] == "bad_edition" and "unknown set 'echoes' for edition 1e" in err["message"]
     [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "3e", "sets": ["../x"]}))
     assert err["type"] == "error"
+
+
+def test_dogma_preview_shares_a_piles_visible_echo_effects():
+    """A top card with only a demand, over a card whose echo box its splay shows: the echo effect runs first and
+    is shared, so the preview names it and its sharers (the label says so too)."""
+    from innoscript.runtime.state import locate
+    from innoscript.runtime.views import dogma_preview, view
+    game = Game.new(players=2, seed=1, sets=["echoes"])
+    cards, st = game.cards, game.state
+    demand, splay, under = next((d, s, c) for d in cards.cards
+                                if cards.set[d["id"]] == "base" and {e["kind"] for e in d["effects"]} == {"demand"}
+                                for c in cards.cards if cards.set[c["id"]] == "echoes" and c["color"] == d["color"]
+                                and cards.echo_position[c["id"]] is not None for s in ("left", "right", "up")
+                                if cards.echo_position[c["id"]] in cards.visible_positions(c["id"], s, False))
+    color = demand["color"]
+    for cid in (demand["id"], under["id"]):    # take both from wherever the deal put them
+        zone, owner, col = locate(st, cid)
+        if zone == "board":
+            st["players"][owner]["board"][col]["cards"].remove(cid)
+        elif zone in ("hand", "score"):
+            st["players"][owner][zone].remove(cid)
+        else:
+            for piles in [st["supply"], *st.get("set_supply", {}).values()]:
+                for pile in piles.values():
+                    if cid in pile:
+                        pile.remove(cid)
+    st["players"][0]["board"][color] = {"cards": [demand["id"], under["id"]], "splay": splay}
+    pv = dogma_preview(cards, st, 0, demand["id"])
+    assert pv["echo_cards"] == [under["name"]]
+    assert pv["shares"] == [q for q in (1,) if pv["counts"][q] >= pv["counts"][0]]
+    assert dogma_preview(cards, st, 0, under["id"])["echo_cards"] == [under["name"]]   # not a top card: its own only
+    from innoscript.runtime.wording import action_label
+    label = action_label({"type": "dogma", "card": {"name": demand["name"]}, "preview": pv}, view(cards, st, 0), 0)
+    assert f"echo effect of {under['name']} first" in label
