@@ -205,20 +205,14 @@ def _reference_files() -> list:
     return [p for p in paths if p.exists()]
 
 
-def _scenario_dir(ed_name: str, sets: tuple = ()):
-    """tests/scenarios/<edition>; a set's scenarios are in tests/scenarios/<set>-<edition>."""
-    from innoscript.runtime.catalog import default_scenario_dir
-    base = default_scenario_dir(ed_name)
-    return base.parent / "-".join([*sets, ed_name]) if sets else base
-
-
 @functools.cache
 def _scenarios_by_card(ed_name: str, sets: tuple = ()) -> dict[str, list]:
     """card name -> [scenario file] of the passing scenarios (played with these sets) that ran one of its effects."""
     from pathlib import Path
     from innoscript.compiler.bundle import load_bundle
+    from innoscript.runtime.catalog import default_scenario_dir
     from innoscript.runtime.scenario import ScenarioError, read, run
-    folder = _scenario_dir(ed_name, sets)
+    folder = default_scenario_dir(ed_name, sets)
     out: dict[str, list] = {}
     if not folder.exists():
         return out
@@ -340,7 +334,8 @@ def _gallery_of(pages, folder, ed_name, sets, label, bundle, catalog, asts, refe
     by_card: dict[str, list] = {}
     for c in checks:
         by_card.setdefault(c.card, []).append(c)
-    scen_dir = _scenario_dir(ed_name, sets)
+    from innoscript.runtime.catalog import default_scenario_dir
+    scen_dir = default_scenario_dir(ed_name, sets)
     scenarios = _scenarios_by_card(ed_name, sets)
     rows = [f"# Card gallery: {label}", "",
             f"{len(bundle['cards'])} cards, generated from the card files of {what}.", "",

@@ -3,7 +3,11 @@ whether it compiles, how many effects it has (echo effects included), which
 scenarios run it, and whether every effect has a passing scenario.  A
 scenario counts for an effect only if it passed and the engine really ran that
 effect (read from the scenario's events).  With sets, each card says its set
-and the totals are also given per set."""
+and the totals are also given per set.
+
+``card_catalog`` is the other listing: every card as the card renderer
+(innoscript/web/cards.js) draws it, for the protocol's ``cards`` reply,
+terminal play and the docs' gallery."""
 from __future__ import annotations
 
 from pathlib import Path
