@@ -192,3 +192,26 @@ def test_terminal_log_marks_echo_effects_promotions_and_free_dogmas():
     assert lines == ["Player 1 uses the dogma of Flute [1] (shared by Player 2)", "↳ echo effect of Flute [1] for Player 2",
                      "Player 1 foreshadows Flute [1]", "Player 1 promotes Flute [1] from their forecast",
                      "Player 1 uses the free dogma of Flute [1] (foreseen)"]
+
+
+def test_terminal_draws_a_real_forecast_to_its_owner_and_its_size_to_the_others():
+    import io
+    from rich.console import Console
+    from innoscript.runtime import Game
+    from innoscript.runtime.bots import RandomBot, answer_for
+    from innoscript.runtime.terminal import Terminal
+    game = Game.new(players=2, seed=1, sets=["echoes"])
+    bots = [RandomBot(1), RandomBot(8)]
+    while not any(pl.get("zones", {}).get("forecast") for pl in game.state["players"]):
+        assert not game.over and game.state["decisions"] < 3000
+        p = game.decision["player"]
+        game.apply(answer_for(game, bots[p], p))
+    owner = next(i for i, pl in enumerate(game.state["players"]) if pl["zones"]["forecast"])
+    card = game.cards.name[game.state["players"][owner]["zones"]["forecast"][0]]
+    for seat, seen in ((owner, True), (1 - owner, False)):
+        out = io.StringIO()
+        Terminal(game, ["human", "human"], Console(file=out, width=150), 0, input).show(seat)
+        text = out.getvalue()
+        section = text.split(game.state["players"][owner]["name"] + " (", 1)[1]
+        line = next(l for l in section.splitlines() if l.strip().startswith("forecast ("))
+        assert (card in line) == seen and ("ages " in line) != seen, line
