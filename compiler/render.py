@@ -98,6 +98,22 @@ class Renderer:
                 out.append(self.executed(nxt.kind, chosen))
                 i += 2
                 continue
+            if isinstance(s, A.Choose) and s.kind == "value" and isinstance(s.source, A.Call) \
+                    and s.source.fn == "values" and isinstance(nxt, A.Draw) and nxt.age == A.Name(s.name) \
+                    and nxt.count is None and nxt.times is None and not nxt.set \
+                    and f"Name(name={s.name!r})" not in repr(stmts[i + 2:]):
+                # "choose [3] or [4]; draw [v]" reads "draw a [3] or [4]", as printed
+                verb = "draw" if not nxt.then else f"draw and {nxt.then}"
+                if nxt.bind:
+                    self.binds[nxt.bind] = "the drawn card"
+                    self.drawn_verbs[nxt.bind] = nxt.then
+                    self.plural[nxt.bind] = False
+                    self.last_bind = nxt.bind
+                first = s.source.args[0] if s.source.args else None
+                article = self.a_value(first).split(" ", 1)[0] + " " if isinstance(first, A.Int) else ""
+                out.append(f"{verb} {article}{self.expr(s.source)}")
+                i += 2
+                continue
             if isinstance(s, A.Choose) and s.kind == "color" and isinstance(nxt, A.Rearrange) \
                     and nxt.color == A.Name(s.name) and isinstance(s.source, A.Call) and s.source.fn == "colors":
                 out.append(f"rearrange the order of one color of cards on {self.expr(s.source.args[0])}")

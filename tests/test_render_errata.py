@@ -141,6 +141,7 @@ RENDERINGS = [   # (script, English): phrasings of the printed cards
      "value or less."),
     ("if count(values_of(your hand)) > 0 {\n choose value from values_of(your hand) as v\n draw [v]\n }",
      "Choose a value from the different values in your hand and draw a card of the chosen value."),
+    ("choose value from values(3, 4) as v\n draw [v]", "Draw a [3] or [4]."),
     ("choose player from opponents as p\n choose color as c\n if splay_of(p, c) == \"left\" {\n splay c left\n }",
      "Choose an opponent. Choose a color. If that player's cards of that color are splayed left, splay your cards "
      "of that color left."),
