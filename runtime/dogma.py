@@ -24,25 +24,6 @@ from .state import board_icon_count, echo_effect, highest_top_value, pile_echoes
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
 
 
-def echo_effect(cards, cid: int) -> int | None:
-    """The index of the card's echo effect (the compiler puts it first), None without one."""
-    effects = cards.cards[cid]["effects"]
-    return 0 if effects and effects[0]["kind"] == "echo" else None
-
-
-def pile_echoes(cards, state: dict, cid: int) -> list[int]:
-    """The cards whose echo effects a Dogma of cid runs: on a top card, every card of its pile whose
-    echo box shows (the same visibility as a covered card's icons), deepest first and cid last;
-    otherwise cid's own echo effect only. (Also read by the views' dogma preview.)"""
-    zone, owner, color = locate(state, cid)
-    if zone == "board":
-        pile = state["players"][owner]["board"][color]
-        if pile["cards"][0] == cid:
-            return [c for i, c in reversed(list(enumerate(pile["cards"])))
-                    if echo_effect(cards, c) is not None
-                    and cards.echo_position[c] in cards.visible_positions(c, pile["splay"], i == 0)]
-    return [cid] if echo_effect(cards, cid) is not None else []
-
 class Dogma:
     """The Dogma action: sharing, demands, executing cards. Mixed into the Engine (runtime/engine.py)."""
 

@@ -214,7 +214,6 @@ def dogma_preview(cards: Cards, state: dict, p: int, cid: int) -> dict:
     """Who would share this dogma's non-demand and echo effects and who would be hit by its demands, from
     the current icon counts (the dogma icon: as many or more shares, fewer is demanded of); ``echo_cards``
     names the cards whose echo effects would run first (the pile's visible ones, deepest first)."""
-    from .dogma import pile_echoes
     icon = cards.cards[cid]["dogma"]
     counts = [icon_count(cards, state, q, icon) for q in range(len(state["players"]))]
     kinds = {e["kind"] for e in cards.cards[cid]["effects"]} - {"echo"}
