@@ -7,6 +7,7 @@ from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, IllegalAnswer
 from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.views import resolve_token
+from leaks import leaks
 
 
 @pytest.fixture(scope="module")
@@ -25,23 +26,6 @@ def hidden_from(state, viewer):
         out |= set(pile)
     out |= set(state["available"]["standard"])
     return out
-
-
-def leaks(obj, names, ids):
-    text = json.dumps(obj)
-    found = [n for n in names if json.dumps(n) in text]
-
-    def walk(o):
-        if isinstance(o, dict):
-            if o.get("id") in ids and "name" in o:
-                found.append(o["name"])
-            for v in o.values():
-                walk(v)
-        elif isinstance(o, list):
-            for v in o:
-                walk(v)
-    walk(obj)
-    return found
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -13,6 +13,7 @@ from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.invariants import violations
 from innoscript.runtime.protocol import Hub
 from innoscript.runtime.store import Store
+from leaks import leaks
 from protocol_client import check
 
 
@@ -181,20 +182,7 @@ def forecast_cards_of_others(state, viewer):
 
 
 def leaked(obj, game, ids):
-    text = json.dumps(obj)
-    found = [game.cards.name[c] for c in ids if json.dumps(game.cards.name[c]) in text]
-
-    def walk(o):
-        if isinstance(o, dict):
-            if o.get("id") in ids and "name" in o:
-                found.append(o["name"])
-            for v in o.values():
-                walk(v)
-        elif isinstance(o, list):
-            for v in o:
-                walk(v)
-    walk(obj)
-    return found
+    return leaks(obj, [game.cards.name[c] for c in ids], ids)
 
 
 @pytest.mark.parametrize("edition", ["3e", "4e"])
