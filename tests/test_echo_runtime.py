@@ -98,15 +98,21 @@ def test_a_card_printed_without_effects_is_offered_for_its_piles_echoes(edition,
             [(e.cards.by_name["Perfume"], True)]
 
 
+def _after_action(path, bundle) -> Engine:
+    """A scenario's set-up with its action taken: the engine waits at the action's first decision."""
+    data = yaml.safe_load(Path(path).read_text())
+    e = scenario.build_state(data, bundle)
+    e.advance()
+    e.answer(scenario.action(e, data["do"], str(path)))
+    return e
+
+
 def test_a_game_saved_inside_an_echo_effect_loads_and_goes_on(tmp_path):
     """Magnifying Glass's echo asks which card to return; saved there, the loaded game finishes the
     action exactly as the unsaved one."""
     path = "tests/scenarios/echoes-3e/rules/echo-order-deepest-first.yaml"
-    data = yaml.safe_load(open(path))
     bundle = load_bundle("3e", sets=["echoes"])
-    e = scenario.build_state(data, bundle)
-    e.advance()
-    e.answer(scenario.action(e, data["do"], path))
+    e = _after_action(path, bundle)
     assert e.pending["kind"] == "select_cards" and e.state["dogma"]["stack"][-1]["kind"] == "echo"
     game = Game(e)
     loaded = Game.load(game.save(), bundle=bundle)
@@ -154,10 +160,7 @@ def test_a_game_saved_inside_a_free_dogma_loads_and_goes_on():
     its own record and flags, loads (the load checks accept it) and ends the action as the unsaved game."""
     path = CORPUS / "4e" / "deodorant-dogma-foreseen--executed-card.yaml"
     bundle = _with_test_card(CORPUS / "4e" / "deodorant-dogma-foreseen.inno")
-    data = yaml.safe_load(path.read_text())
-    e = scenario.build_state(data, bundle)
-    e.advance()
-    e.answer(scenario.action(e, data["do"], str(path)))
+    e = _after_action(path, bundle)
     e.answer([e.cards.by_name["Self Service"]])
     free = [w["free"] for w in e.state["dogma"]["stack"] if "free" in w]
     assert free == [{"card": e.cards.by_name["Self Service"], "active": 0, "foreseen": True,
@@ -227,10 +230,7 @@ def test_music_notes_count_by_name_and_as_hexes(edition):
 def _at_free_parley():
     path = CORPUS / "4e" / "deodorant-free-dogma--parley.yaml"
     bundle = _with_test_card(CORPUS / "4e" / "deodorant-free-dogma.inno")
-    data = yaml.safe_load(path.read_text())
-    e = scenario.build_state(data, bundle)
-    e.advance()
-    e.answer(scenario.action(e, data["do"], str(path)))
+    e = _after_action(path, bundle)
     e.answer([e.cards.by_name["Oars"]])
     assert e.pending["player"] == 2 and "parley" in e.state["dogma"]["stack"][-1]
     return e, bundle
