@@ -345,6 +345,11 @@ class EndDogma(Node):
 
 
 @dataclass
+class Look(Node):
+    """'look at the top card of any deck': a private look at a supply pile's top card."""
+
+
+@dataclass
 class Win(Node):
     player: "Expr"
 
@@ -380,7 +385,7 @@ class Dogma(Node):
 
 
 Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May, Either, Choose,
-             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute, Act, Dogma]
+             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute, Act, Dogma, Look]
 
 
 # ---------------------------------------------------------------- cards

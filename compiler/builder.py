@@ -257,6 +257,9 @@ class Builder(Transformer):
     def end_stmt(self, meta, c):
         return A.EndDogma(pos=_pos(meta))
 
+    def look_stmt(self, meta, c):
+        return A.Look(pos=_pos(meta))
+
     def win_stmt(self, meta, c):
         return A.Win(c[0], pos=_pos(meta))
 

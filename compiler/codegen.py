@@ -326,6 +326,9 @@ class CodeGen:
     def s_EndDogma(self, s):
         self.emit(O.END_DOGMA, pos=s.pos)
 
+    def s_Look(self, s):
+        self.emit(O.LOOK, pos=s.pos)
+
     def s_Win(self, s: A.Win):
         self.expr(s.player)
         self.emit(O.WIN, pos=s.pos)

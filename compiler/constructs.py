@@ -45,7 +45,7 @@ def _ids(n) -> set[str]:
     elif isinstance(n, A.Transfer):
         out.add("transfer")
     elif isinstance(n, (A.Exchange, A.Splay, A.Unsplay, A.Rearrange, A.Either, A.ChooseCards, A.Let, A.Record,
-                        A.ForEach, A.Repeat, A.EndDogma, A.Lose, A.Claim)):
+                        A.ForEach, A.Repeat, A.EndDogma, A.Lose, A.Claim, A.Look)):
         out.add(t.lower())
         if isinstance(n, A.Splay):
             out.add(f"splay_{n.direction}")

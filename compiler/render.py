@@ -407,6 +407,9 @@ class Renderer:
             return parts[0]
         return ", ".join(parts[:-1]) + " and " + parts[-1]
 
+    def s_Look(self, s) -> str:
+        return "look at the top card of any deck, then place it back on top"
+
     def s_EndDogma(self, s) -> str:
         return "the dogma action is complete"
 

@@ -386,6 +386,9 @@ class Resolver:
     def s_EndDogma(self, s):
         pass
 
+    def s_Look(self, s):
+        pass
+
     def s_Win(self, s: A.Win):
         self.expect(s.player, "player")
 

@@ -131,6 +131,8 @@ _TABLE: list[tuple] = [
      "pop into the performer's own record of this card's execution ('record your NAME')", ""),
     ("LOAD_OWN", ("const", "enum:who", "int"), 0, 1,
      "push what 'you' or 'me' recorded ('your.NAME'); if nothing: 0 (int=0), no cards (int=1)", ""),
+    ("LOOK", (), 0, 0,
+     "'you' choose a supply pile with cards (any age, base or a set in play); only 'you' see its top card, which stays", ""),
 ]
 
 OPCODES: list[OpInfo] = []

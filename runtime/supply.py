@@ -13,13 +13,18 @@ draw rules which set it takes its card from; a draw naming a set
 (``draw SET [1]``) takes that set.  A set whose pile of that age is empty
 gives a base card of that age instead.  A draw into a set's zone
 (``draw and foreshadow``) into a full zone draws nothing.
+
+A private look (``look at the top card of any deck``) lets the performer
+choose any pile with cards, of any age, the base game's or a set's in play,
+and shows its top card to that player only (event ``look``); the card stays
+on top (docs/rules.md, "A private look").
 """
 from __future__ import annotations
 
 import random
 
 from . import sets, zones
-from .state import Cards, draw_age, supply_pile
+from .state import Cards, draw_age, supply_pile, supply_piles
 
 
 def deal(cards: Cards, state: dict, seed: int) -> None:
@@ -88,3 +93,18 @@ class Supply:
         frame["sel_full"] = None
         frame["did"] = bool(drawn)
         return drawn
+
+    def look(self, frame) -> None:
+        """'look at the top card of any deck': the performer chooses a pile with cards ("SET AGE", base
+        piles first) and sees its top card; nothing moves. No pile has cards: nothing happens."""
+        piles = [f"{name} {age}" for (name, age), pile in sorted(
+            supply_piles(self.state), key=lambda kp: (kp[0][0] != "base", kp[0][0], int(kp[0][1]))) if pile]
+        frame["did"] = bool(piles)
+        if not piles:
+            return
+        chosen = piles[0] if len(piles) == 1 else self.ask(
+            {"player": frame["you"], "kind": "choose", "what": "deck", "options": piles,
+             "prompt": "choose a deck to look at its top card"}, frame)
+        name, age = chosen.rsplit(" ", 1)
+        top = supply_pile(self.state, name, age)[0]
+        self.emit("look", player=frame["you"], card=top, age=int(age), set=name)

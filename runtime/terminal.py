@@ -209,6 +209,9 @@ class Terminal:
                 continue
             if t == "effect" and e.get("echo") and isinstance(e.get("card"), dict):
                 line = f"↳ echo effect of {card_text(e['card'])}" + (f" for {who}" if who else "")
+            elif t == "look":
+                seen = card_text(e["card"]) if not e["card"].get("hidden") else "it"
+                line = f"{who} looks at the top card of the {e.get('set')} {e.get('age')} deck: {seen}"
             elif t == "foreshadow" and isinstance(e.get("card"), dict):
                 line = f"{who} foreshadows {card_text(e['card'])}"
             elif t == "meld" and e.get("promoted") and isinstance(e.get("card"), dict):

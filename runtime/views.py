@@ -234,7 +234,7 @@ def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> di
     if "card" in out and isinstance(out["card"], int):
         cid = out["card"]
         t = out["type"]
-        seen = visible_to(state, cid, viewer, cards) or (t in ("draw",) and out.get("player") == viewer) \
+        seen = visible_to(state, cid, viewer, cards) or (t in ("draw", "look") and out.get("player") == viewer) \
             or t in ("meld", "tuck", "reveal", "dogma", "execute", "effect", "chain_achievement") \
             or (t == "transfer" and out.get("zone") == "board")
         if t == "achieve":
@@ -268,7 +268,7 @@ def reveals_hidden(events: list[dict], state_before: dict | None = None, people=
     for ev in events:
         t = ev["type"]
         owner = ev.get("from_player")
-        if t == "draw":
+        if t in ("draw", "look"):   # a look: the performer alone sees the card
             seen = [ev.get("player")]
         elif t in ("reveal", "exchange"):
             seen = everyone

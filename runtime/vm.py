@@ -491,6 +491,8 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
     elif op == O.REPEAT:
         frame["pc"] = ins[1]
         return ins[1]
+    elif op == O.LOOK:
+        engine.look(frame)
     elif op == O.END_DOGMA:
         frame["pc"] = pc
         return "end_dogma"

@@ -123,10 +123,12 @@ def word(decision: dict, view: dict, effect_text: str | None = None) -> dict:
             out["decline"] = "Don't splay"
     elif kind == "choose":
         what = decision.get("what", "option")
-        noun = {"color": "colour", "two_colors": "two colours", "value": "value", "player": "player", "icon": "icon"}
+        noun = {"color": "colour", "two_colors": "two colours", "value": "value", "player": "player", "icon": "icon",
+                "deck": "deck to look at its top card"}
         out["title"] = f"{lead}choose {'' if what == 'two_colors' else 'a '}{noun.get(what, what)}"
         out["labels"] = [players[o]["name"] if what == "player" and isinstance(o, int) else
-                         (f"Value {o}" if what == "value" else str(o)) for o in options]
+                         (f"Value {o}" if what == "value" else f"Deck {o}" if what == "deck" else str(o))
+                         for o in options]
         if hi != 1:
             out["confirm"] = "Choose"
     elif kind == "choose_option":
