@@ -188,6 +188,7 @@ class Selection(Node):
     filters: list[Filter]
     source: Union[Zone, Name, Beneath]
     chooser: Optional[str] = None   # you, me, owner
+    unrevealed: Optional[Pos] = None   # 'unrevealed': the chooser sees the options as backs (where it was written)
 
 
 @dataclass
@@ -366,7 +367,7 @@ class Claim(Node):
 
 @dataclass
 class Execute(Node):
-    kind: str              # execute self-execute super-execute
+    kind: str              # execute self-execute super-execute fully-execute
     target: "Expr"
 
 

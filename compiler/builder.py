@@ -282,7 +282,7 @@ class Builder(Transformer):
         return A.Dogma(c[0], True, pos=_pos(meta))
 
     def execute_kind(self, meta, c):
-        return str(c[0])
+        return "fully-execute" if str(c[0]) == "fully" else str(c[0])
 
     def choose_value(self, meta, c):
         kind = c[0]
@@ -337,6 +337,7 @@ class Builder(Transformer):
     def _fold(self, atoms: list[_Atom], source, pos: Pos) -> A.Selection:
         quantity = None
         order, position, each_color, chooser = "any", None, False, None
+        unrevealed = None
         filters: list[A.Filter] = []
         for a in atoms:
             k = a.kind
@@ -356,7 +357,9 @@ class Builder(Transformer):
                 chooser = a.data["who"]
             elif k == "filter":
                 filters.append(a.data["f"])
-        return A.Selection(quantity, order, position, each_color, filters, source, chooser, pos=pos)
+            elif k == "unrevealed":
+                unrevealed = a.pos
+        return A.Selection(quantity, order, position, each_color, filters, source, chooser, unrevealed, pos=pos)
 
     def _q(self, meta, kind, **kw):
         return _Atom("q_" + kind, _pos(meta), q=A.Quantity(kind, pos=_pos(meta), **kw))
@@ -424,6 +427,9 @@ class Builder(Transformer):
 
     def a_chooser(self, meta, c):
         return _Atom("chooser", _pos(meta), who=_player_word(c[0]))
+
+    def a_unrevealed(self, meta, c):
+        return _Atom("unrevealed", _pos(meta))
 
     def _f(self, meta, kind, **kw):
         return _Atom("filter", _pos(meta), f=A.Filter(kind, pos=_pos(meta), **kw))
@@ -668,6 +674,10 @@ class Builder(Transformer):
 
     def under_cards(self, meta, c):
         return A.DirectlyUnder(c[0], cards=c[1], pos=_pos(meta))
+
+    def your_turn(self, meta, c):
+        """'it is your turn': the performer is the player whose turn it is."""
+        return A.Call("your_turn", [], pos=_pos(meta))
 
     def this_foreseen(self, meta, c):
         """'this card was foreseen': whether this card's execution is marked foreseen."""

@@ -317,9 +317,7 @@ class CodeGen:
         kept = self.temp("you")
         self.expr(s.player)
         act = self.emit(O.ACT, kept, 0, pos=s.pos)
-        self.scopes.append({})
-        self.block(s.body)
-        self.scopes.pop()
+        self.block(s.body)      # its bindings stay visible after it (unset when the block is skipped)
         self.emit(O.ACT_END, kept, pos=s.pos)
         self.c.patch(act, self.c.here())
 
@@ -394,7 +392,8 @@ class CodeGen:
         self.count_times(lo, times, pos)
         self.count_times(hi, times if hi != ALL else None, pos)
         chooser = sel.chooser or self.default_chooser(sel)
-        self.emit(O.SELECT, E("select", mode), E("order", sel.order), E("chooser", chooser), int(optional), pos=pos)
+        flags = int(optional) | (2 if sel.unrevealed is not None else 0)   # 2: the chooser sees backs
+        self.emit(O.SELECT, E("select", mode), E("order", sel.order), E("chooser", chooser), flags, pos=pos)
 
     @staticmethod
     def default_chooser(sel: A.Selection) -> str:

@@ -78,6 +78,8 @@ def _ids(n) -> set[str]:
             out.add("binding")
         if n.chooser:
             out.add("chosen_by")
+        if n.unrevealed is not None:
+            out.add("unrevealed")
     elif isinstance(n, A.Filter):
         out.add(f"f_{n.kind}")
     elif isinstance(n, A.Zone):

@@ -98,6 +98,33 @@ class Renderer:
                 out.append(self.executed(nxt.kind, chosen))
                 i += 2
                 continue
+            lets = 0
+            while isinstance(s, A.ChooseCards) and i + 1 + lets < len(stmts) and isinstance(stmts[i + 1 + lets], A.Let):
+                lets += 1
+            moved = stmts[i + 1 + lets] if isinstance(s, A.ChooseCards) and i + 1 + lets < len(stmts) else None
+            if isinstance(moved, A.Transfer) and moved.selection.source == A.Name(s.name) \
+                    and moved.selection.quantity is None and not moved.selection.filters and moved.times is None \
+                    and s.selection.quantity is not None and s.selection.quantity.kind == "one":
+                # "choose a top card ... as c; (let ...;) transfer c to X" reads "transfer a top card ... to X"
+                chosen = self.selection(s.selection)
+                self.binds[s.name] = "the transferred card"
+                self.plural[s.name] = False
+                for let in stmts[i + 1:i + 1 + lets]:
+                    if isinstance(let.expr, A.Call) and let.expr.fn == "owner" and let.expr.args == [A.Name(s.name)]:
+                        # its owner before the transfer: "to its owner's score pile" in this transfer, "its
+                        # original board" in a later one
+                        here = moved.dest.owner is not None and moved.dest.owner.name == let.name
+                        self.lets[let.name] = "its owner's" if here else "its original"
+                    else:
+                        self.stmt(let)
+                if moved.bind:
+                    self.binds[moved.bind] = "the transferred card"
+                    self.bind_verbs[moved.bind] = "transfer"
+                    self.plural[moved.bind] = False
+                    self.last_bind = moved.bind
+                out.append(f"transfer {chosen} to {self.zone(moved.dest)}")
+                i += 2 + lets
+                continue
             if isinstance(s, A.Choose) and s.kind == "value" and isinstance(s.source, A.Call) \
                     and s.source.fn == "values" and isinstance(nxt, A.Draw) and nxt.age == A.Name(s.name) \
                     and nxt.count is None and nxt.times is None and not nxt.set \
@@ -290,9 +317,11 @@ class Renderer:
 
     def s_Transfer(self, s: A.Transfer) -> str:
         if s.bind:
-            self.binds[s.bind] = "the transferred cards"
-            self.bind_verbs[s.bind] = "transfer"
             q = s.selection.quantity
+            one = (q is None or q.kind == "one") and (
+                not isinstance(s.selection.source, A.Name) or not self.plural.get(s.selection.source.name, True))
+            self.binds[s.bind] = "the transferred card" if one else "the transferred cards"
+            self.bind_verbs[s.bind] = "transfer"
             self.plural[s.bind] = not (q is None or q.kind == "one")
             self.last_bind = s.bind
         return self.all_or_none("transfer", s.selection,
@@ -377,6 +406,8 @@ class Renderer:
 
     def s_ChooseCards(self, s: A.ChooseCards) -> str:
         self.binds[s.name] = "the chosen card"
+        q = s.selection.quantity
+        self.plural[s.name] = not (q is None or q.kind == "one")
         return f"choose {self.selection(s.selection)}"
 
     def s_Let(self, s: A.Let) -> str:
@@ -431,7 +462,7 @@ class Renderer:
     def executed(kind: str, what: str) -> str:
         if kind == "execute":
             return f"execute each of the non-demand effects of {what}. Do not share them"
-        return f"{kind} {what}"
+        return f"{kind.replace('fully-', 'fully ')} {what}"
 
     # ------------------------------------------------------------ selections
     def selection(self, sel: A.Selection) -> str:
@@ -493,6 +524,8 @@ class Renderer:
         for f in colors:
             words.append(("non-" if f.kind == "noncolor" else "") + f.color.name)
         words.append("cards" if plural else "card")
+        if sel.unrevealed is not None:
+            words.append("(unrevealed)")
         after: list[str] = []
         for f in sel.filters:
             if f in colors:
@@ -501,7 +534,8 @@ class Renderer:
         if sel.each_color:
             after.append("of each color")
         src = sel.source
-        where = "in" if isinstance(src, A.Zone) and src.kind in ("hand", "score") and sel.order != "any" else "from"
+        where = "in" if isinstance(src, A.Zone) and src.kind in ("hand", "score") and (
+            sel.order != "any" or sel.unrevealed is not None) else "from"
         if isinstance(src, A.Zone):
             source = f"{where} {self.zone(src)}"
         else:
@@ -579,6 +613,8 @@ class Renderer:
         text = self.lets.get(name) or self.binds.get(name) or name
         if text == "you":      # the performer, named inside another player's block: still 'your'
             return _PERFORMER if self.acting else "your"
+        if text in ("its original", "its owner's"):
+            return text
         return f"{text}'s"
 
     def zone(self, z: A.Zone) -> str:
@@ -690,6 +726,8 @@ class Renderer:
             return f"the cards {self.expr(a[0])} tucked this turn"
         if f == "this_card":
             return self.this
+        if f == "your_turn":
+            return "it is your turn"
         if f == "was_foreseen":
             return f"{self.this} was foreseen"
         if f == "set":
@@ -952,6 +990,10 @@ class Renderer:
             item = f"{self.subject(e.item.args[0])} is the same color as any card"
             coll = coll.replace("the colors in ", "on ")
             return item + (" not " if e.negate else " ") + coll.replace("on ", "on ", 1)
+        z = e.collection.zone if isinstance(e.collection, A.ZoneExpr) else None
+        if z is not None and z.kind == "top" and z.owner is not None and z.owner.kind == "all" \
+                and not self.plural.get(getattr(e.item, "name", None), True):
+            return f"{item} is {'not ' if e.negate else ''}still a top card"   # on any board
         return f"{item} is {'not ' if e.negate else ''}among {coll}"
 
     @staticmethod

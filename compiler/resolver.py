@@ -58,6 +58,7 @@ class Resolver:
         self.all_bound: set[str] = set()
         self.it_type: list[str] = []      # type of 'it' in enclosing filters
         self.them_depth = 0
+        self.acting = 0                   # inside 'P does { ... }'
         self.actions_seen = False
         self.params: set[str] = set()
         self.own_records: dict[str, str] = {}     # 'record your NAME': its type, across the card's effects
@@ -378,9 +379,11 @@ class Resolver:
         for inner in _repeats_in(s.body):
             self.r.error("E310", "'repeat' inside another player's block would start the effect again as them",
                          inner.pos, "put 'repeat' after the block")
-        self.scopes.append({})
+        # Like a may-block's, the block's bindings stay visible after it ("that player chooses a card;
+        # meld the chosen card"); they are unset if that player takes no part.
+        self.acting += 1
         self.block(s.body)
-        self.scopes.pop()
+        self.acting -= 1
         self.actions_seen = True
 
     def s_EndDogma(self, s):
@@ -426,6 +429,20 @@ class Resolver:
         for f in sel.filters:
             self.filter(f)
         self.it_type.pop()
+        if sel.unrevealed is not None:
+            self.unrevealed(sel)
+
+    def unrevealed(self, sel: A.Selection) -> None:
+        """'unrevealed' belongs to a choice of cards made by another player than the one whose cards they are."""
+        from .codegen import _chooses
+        if not _chooses(sel) or (sel.quantity is not None and sel.quantity.kind in ("all", "all_or_none")):
+            self.r.error("E311", "'unrevealed' is said of cards someone chooses, and nothing is chosen here",
+                         sel.unrevealed, "write 'choose an unrevealed card from holder's hand as c' inside "
+                                         "'target does { ... }'")
+        elif not self.acting and sel.chooser != "me":
+            self.r.error("E311", "an unrevealed choice is made by another player, who does not see the cards",
+                         sel.unrevealed, "let holder = you, then 'target does { choose an unrevealed card from "
+                                         "holder's hand as c }'")
 
     def filter(self, f: A.Filter) -> None:
         if f.kind in ("with", "without"):

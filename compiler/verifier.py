@@ -27,6 +27,7 @@ MAX_LOCALS = 256
 MAX_ARGS = 16
 MAX_OPTIONS = 16
 # Constants that name something: an icon, a card, an action variable, a special achievement, a builtin.
+_FLAGS = {"SELECT": (0, 1, 2, 3)}     # SELECT's flags: 1 may decline, 2 unrevealed
 _NAMED = {"HAS_ICON", "FILTER_ICON", "FILTER_NAME", "CLAIM", "LOAD_ACTION", "STORE_ACTION", "CALL"}
 
 
@@ -88,8 +89,8 @@ def verify(chunk, depths: dict | None = None) -> int:
                 raise VerifyError(pc, f"{info.name}: jump target {arg} out of range")
             if kind.startswith("enum:") and not 0 <= arg < len(O.ENUMS[kind[5:]]):
                 raise VerifyError(pc, f"{info.name}: {kind[5:]} value {arg} out of range")
-            if kind == "int" and info.name not in ("CALL", "CHOOSE_OPTION") and arg not in (0, 1):
-                raise VerifyError(pc, f"{info.name}: flag operand {arg} is not 0 or 1")
+            if kind == "int" and info.name not in ("CALL", "CHOOSE_OPTION") and arg not in _FLAGS.get(info.name, (0, 1)):
+                raise VerifyError(pc, f"{info.name}: flag operand {arg} is not one of {_FLAGS.get(info.name, (0, 1))}")
         if info.name in _NAMED and not isinstance(consts[args[0]], str):
             raise VerifyError(pc, f"{info.name} names its {'builtin' if info.name == 'CALL' else 'operand'} "
                                   "with a string constant")

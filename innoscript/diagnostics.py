@@ -44,6 +44,7 @@ CODES: dict[str, str] = {
     "E308": "'all or none of' where it cannot apply",
     "E309": "a position in a pile that cannot be",
     "E310": "another player's turn to act, misused",
+    "E311": "an unrevealed choice that cannot be",
     "E400": "bytecode verification failed",
     "E500": "invalid edition manifest",
     "E501": "invalid bundle",

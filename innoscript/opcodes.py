@@ -38,7 +38,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "choice": ("color", "value", "player", "icon", "two_colors"),
     "chooser": ("you", "me", "owner"),
     "extreme": ("most", "least"),
-    "execute": ("execute", "self-execute", "super-execute"),
+    "execute": ("execute", "self-execute", "super-execute", "fully-execute"),
 }
 
 
@@ -86,7 +86,7 @@ _TABLE: list[tuple] = [
     ("FILTER_VALUES", (), 2, 1, "pop a list of values, cards; keep cards with one of those values", ""),
     ("FILTER_NAME", ("const",), 1, 1, "keep cards other than the named card", ""),
     ("SELECT", ("enum:select", "enum:order", "enum:chooser", "int"), 3, 1,
-     "pop max, min, cards; push the chosen cards (asks the chooser when there is a choice; int=1: may decline)", ""),
+     "pop max, min, cards; push the chosen cards (asks the chooser if there is a choice; int: 1 may decline, 2 unrevealed)", ""),
     ("MOVE", ("enum:verb",), 1, 1, "pop cards; meld/score/tuck/... them for 'you' (asks the order of several cards onto one pile); push the cards moved; set 'did'", ""),
     ("TRANSFER", ("enum:zone",), 2, 1, "pop player, cards; move the cards to that player's zone; push the cards moved", ""),
     ("DRAW", ("enum:draw",), 2, 1, "pop age, count; draw (and meld/score/...) that many; push the cards drawn", ""),

@@ -24,8 +24,14 @@ class Choices:
                 return owner
         return frame["you"]
 
-    def select(self, frame, cands, mode, order, chooser, optional, lo, hi) -> list[int]:
+    def select(self, frame, cands, mode, order, chooser, optional, lo, hi, unrevealed=False) -> list[int]:
+        """Choose among cands; ``unrevealed``: the chooser is shown the options' backs only (age, set)."""
         age = self.cards.age
+
+        def ask(decision: dict):
+            if unrevealed:
+                decision["unrevealed"] = True
+            return self.ask(decision, frame)
         n = len(cands)
         who = self._chooser(frame, chooser, cands)
         frame["sel_full"] = None
@@ -43,9 +49,9 @@ class Choices:
             if all(len(cs) == 1 for cs in groups.values()) and not optional:
                 return [cs[0] for cs in groups.values()]
             flat = [c for cs in groups.values() for c in cs]
-            return self.ask({"player": who, "kind": "select_cards", "options": flat, "min": 0 if optional else len(groups),
+            return ask({"player": who, "kind": "select_cards", "options": flat, "min": 0 if optional else len(groups),
                              "max": len(groups), "one_per_color": not optional, "optional": optional,
-                             "prompt": "choose one card of each colour"}, frame)
+                             "prompt": "choose one card of each colour"})
         if mode in ("all", "all_or_none"):
             chosen = cands
             if order != "any":
@@ -84,9 +90,9 @@ class Choices:
             if need == len(tied) and not optional:
                 chosen = forced + tied
             else:
-                picked = self.ask({"player": who, "kind": "select_cards", "options": tied,
+                picked = ask({"player": who, "kind": "select_cards", "options": tied,
                                    "min": 0 if optional else need, "max": need, "optional": optional,
-                                   "prompt": f"choose the {order} card(s)"}, frame)
+                                   "prompt": f"choose the {order} card(s)"})
                 chosen = (forced + picked) if picked else []
         elif want_min == want_max == n:
             chosen = list(cands)
@@ -95,7 +101,7 @@ class Choices:
                         "max": want_max, "optional": optional, "prompt": "choose cards"}
             if optional and exact:  # "you may return three cards": none, or as many of the three as possible
                 decision["sizes"] = [0, want_max]
-            chosen = self.ask(decision, frame)
+            chosen = ask(decision)
             frame["answered_order"] = list(chosen)
         frame["sel_full"] = (len(chosen) == lo) if exact else None
         if not chosen:

@@ -287,6 +287,8 @@ class Dogma:
         return depth
 
     def execute(self, frame, cid: int, kind: str):
+        """'execute' / 'self-execute': the card's echo and non-demands; 'super-execute' and 'fully-execute'
+        (the same rule, the latter's printed name) add its demands with every opponent vulnerable."""
         depth = self._nesting(frame)
         you = frame["you"]
         k = self._innermost_free()
@@ -301,7 +303,7 @@ class Dogma:
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
             if chunk["kind"] in ("echo", "non_demand"):
                 items.append([cid, e, you, you, False])
-            elif kind == "super-execute" and chunk["kind"] == "demand":
+            elif kind in ("super-execute", "fully-execute") and chunk["kind"] == "demand":
                 items += [[cid, e, q, you, False] for q in self.opponents(you)]
         self.emit("execute", player=you, card=cid, kind=kind)
         records = self.state["dogma"].setdefault("records", [])

@@ -525,6 +525,8 @@ class Hub:
                 if ref not in handles:
                     raise ProtocolError("illegal", "unknown card handle")
                 return handles[ref]
+            if d.get("unrevealed"):   # a card id would tell, by being refused or not, where that card is
+                raise ProtocolError("illegal", "answer an unrevealed choice with the handles of its options")
             return a
         answer = [one(a) for a in answer] if isinstance(answer, list) else one(answer)
         try:

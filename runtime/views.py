@@ -16,7 +16,10 @@
   combined points, and ``seating`` the turn order.
 - A card a player may not see is never named or numbered in that player's
   view or events: it appears as ``{"hidden": true, "age": N, "ref": TOKEN}``,
-  where the token is an opaque per-game handle (an answer may use it).
+  where the token is an opaque per-game handle (an answer may use it).  The
+  options of an unrevealed choice (``unrevealed`` in the decision) are backs,
+  ``{"hidden": true, "age": N, "set": S, "ref": TOKEN}``, even to a chooser who
+  could see the cards.
 """
 from __future__ import annotations
 
@@ -70,6 +73,11 @@ def card_ref(cards: Cards, state: dict, cid, viewer: int | None):
     if visible_to(state, cid, viewer, cards):
         return card_face(cards, cid)
     return {"hidden": True, "age": cards.age[cid], "ref": token(state, cid)}
+
+
+def card_back(cards: Cards, state: dict, cid: int) -> dict:
+    """What a card's back shows: its age and set, with the opaque handle an answer uses."""
+    return {"hidden": True, "age": cards.age[cid], "set": cards.set[cid], "ref": token(state, cid)}
 
 
 def _ages(cards: Cards, ids) -> list[int]:
@@ -197,6 +205,8 @@ def decision_context(cards: Cards, state: dict, pending: dict) -> dict:
 def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
     kind = pending["kind"]
     if kind in ("select_cards", "order", "initial_meld") and isinstance(option, int):
+        if pending.get("unrevealed"):   # an unrevealed choice: the back only, whoever could see the card
+            return card_back(cards, state, option)
         return card_ref(cards, state, option, viewer)
     if kind == "action":
         out = dict(option)

@@ -375,7 +375,7 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
         hi = stack[-1]
         lo = stack[-2]
         chosen = engine.select(frame, _unique(_as_list(stack[-3])), ENUM["select"][ins[1]], ENUM["order"][ins[2]],
-                               ENUM["chooser"][ins[3]], bool(ins[4]), _num(lo), _num(hi))
+                               ENUM["chooser"][ins[3]], bool(ins[4] & 1), _num(lo), _num(hi), bool(ins[4] & 2))
         del stack[-3:]
         stack.append(chosen)
     elif op == O.MOVE:

@@ -128,6 +128,11 @@ def test_completion_follows_what_the_parser_accepts():
     own = labels_at(HEAD + "    draw [1] as fresh\n    record your card_drawn = fresh\n    score all cards from your hand "
                            "where (it in your.")
     assert own == {"card_drawn"}, own
+    # the last Echoes cards' words: a condition, an execution, an unrevealed choice, a private look
+    assert "it is your turn" in labels_at(HEAD + "    if ")
+    assert "fully" in labels_at(HEAD + "    draw [1] as fresh\n    ")
+    assert "unrevealed" in labels_at(HEAD + "    choose an ")
+    assert "look" in labels_at(HEAD + "    ")
 
 
 def test_hover_on_every_keyword_shows_its_reference_entry():
