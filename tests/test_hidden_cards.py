@@ -51,3 +51,54 @@ def test_no_deck_with_cards_means_no_look():
     frame = {"you": 0}
     game.engine.look(frame)
     assert frame["did"] is False and st["pending"] is None
+
+
+# ---------------------------------------------------------------- an unrevealed choice
+ROBOCAR = SCENARIOS / "echoes-4e/age11/robocar-my-turn-self-execute-and-repeat.yaml"
+
+
+def test_an_unrevealed_choice_shows_the_chooser_backs_only():
+    game = _after_action(ROBOCAR, "4e")
+    d = game.decision
+    assert d["player"] == 1 and d["kind"] == "select_cards" and d["unrevealed"]
+    hand = game.state["players"][0]["hand"]
+    names = [game.cards.name[c] for c in hand]
+    for viewer in (1, None, 0):
+        v = game.view(viewer)
+        assert not leaks(v["decision"], names, set(hand)), viewer
+    options = game.view(1)["decision"]["options"]
+    assert [set(o) for o in options] == [{"hidden", "age", "set", "ref"}] * 2
+    assert sorted((o["age"], o["set"]) for o in options) == [(1, "base"), (1, "base")]
+    assert not leaks(game.view(1), names, set(hand))
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "search"])
+def test_bots_answer_an_unrevealed_choice(bot):
+    from innoscript.runtime.bots import bot_answer
+    game = _after_action(ROBOCAR, "4e")
+    answer = bot_answer(game, 1, bot, seed=3, **({"iterations": 5} if bot == "search" else {}))
+    assert len(answer) == 1 and answer[0] in game.state["players"][0]["hand"]
+    game.apply(answer)
+    assert game.decision["kind"] == "action"
+
+
+def test_the_protocol_takes_an_unrevealed_choice_by_handle_only(tmp_path):
+    import json
+    from innoscript.runtime.protocol import Hub
+    from innoscript.runtime.store import Store
+    hub = Hub(Store(tmp_path / "g.sqlite"))
+    conn = object()
+    saved = _after_action(ROBOCAR, "4e").save()
+    saved = json.loads(saved) if isinstance(saved, str) else saved
+    created = hub.handle(conn, json.dumps({"type": "load", "data": saved}))[0][1]
+    gid, token = created["game"], created["seats"][1]
+    view = hub.handle(conn, json.dumps({"type": "view", "game": gid, "player": 1, "token": token}))[0][1]["view"]
+    d = view["decision"]
+    names = ["City States", "Agriculture"]
+    assert d["unrevealed"] and not leaks(view, names, set())
+    by_id = hub.handle(conn, json.dumps({"type": "answer", "game": gid, "player": 1, "token": token,
+                                         "decision": d["id"], "answer": [0]}))[0][1]
+    assert by_id["type"] == "error" and "handles" in by_id["message"]
+    reply = hub.handle(conn, json.dumps({"type": "answer", "game": gid, "player": 1, "token": token,
+                                         "decision": d["id"], "answer": [d["options"][0]["ref"]]}))[0][1]
+    assert reply["type"] == "update" and reply["view"]["players"][0]["hand"]["count"] == 0   # both melded
