@@ -317,9 +317,19 @@ class CodeGen:
         kept = self.temp("you")
         self.expr(s.player)
         act = self.emit(O.ACT, kept, 0, pos=s.pos)
-        self.block(s.body)      # its bindings stay visible after it (unset when the block is skipped)
+        known = set(self.scopes[-1])
+        self.block(s.body)      # its bindings stay visible after it
+        made = [slot for name, slot in self.scopes[-1].items() if name not in known]
         self.emit(O.ACT_END, kept, pos=s.pos)
-        self.c.patch(act, self.c.here())
+        if made:   # skipped: the block's names hold no cards, not what an earlier repeat left in them
+            over = self.emit(O.JUMP, 0, pos=s.pos)
+            self.c.patch(act, self.c.here())
+            for slot in made:
+                self.emit(O.LIST_NEW, pos=s.pos)
+                self.emit(O.STORE, slot, pos=s.pos)
+            self.c.patch(over, self.c.here())
+        else:
+            self.c.patch(act, self.c.here())
 
     def s_EndDogma(self, s):
         self.emit(O.END_DOGMA, pos=s.pos)

@@ -44,7 +44,7 @@ def test_views_and_events_never_show_hidden_cards(bundle, players):
             # and which were not shown to everyone on the way (melded, tucked, revealed, used for a dogma)
             shown = {e["card"] for e in events if isinstance(e.get("card"), int) and
                      (e["type"] in ("meld", "tuck", "reveal", "dogma", "effect", "execute")
-                      or (e["type"] == "draw" and e.get("player") == viewer)
+                      or (e["type"] in ("draw", "look") and e.get("player") == viewer)
                       or (e["type"] == "transfer" and e.get("zone") == "board"))}
             ev_ids = (ids & before[viewer]) - shown
             ev_names = [game.cards.name[c] for c in ev_ids]
