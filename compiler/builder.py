@@ -615,6 +615,13 @@ class Builder(Transformer):
         return A.HasIcon(c[0], str(c[1]), pos=_pos(meta))
 
     def is_(self, meta, c):
+        what = c[1]
+        if isinstance(c[0], A.Pronoun) and c[0].who == "it" and isinstance(what, A.ZoneExpr) \
+                and what.zone.kind == "set" and what.zone.name == "turn":
+            # "it is my turn", "it is their turn": only the performer's turn can be asked
+            self.r.error("E312", "only 'it is your turn' says whose turn it is", _pos(meta),
+                         "write 'it is your turn' (the performer's), or 'not it is your turn'")
+            return A.Call("your_turn", [], pos=_pos(meta))
         return A.Is(c[0], c[1], pos=_pos(meta))
 
     def in_(self, meta, c):

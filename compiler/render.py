@@ -967,6 +967,8 @@ class Renderer:
             return f"{self.subject(o.subject)} is not {self.expr(o.what)}"
         if isinstance(o, A.HasIcon):
             return f"{self.subject(o.subject)} does not have {self._a(self.icon_word(o.icon))}"
+        if isinstance(o, A.Call) and o.fn == "your_turn":
+            return "it is not your turn"
         return f"not {self.expr(o)}"
 
     def e_Neg(self, e):

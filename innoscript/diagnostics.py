@@ -45,6 +45,7 @@ CODES: dict[str, str] = {
     "E309": "a position in a pile that cannot be",
     "E310": "another player's turn to act, misused",
     "E311": "an unrevealed choice that cannot be",
+    "E312": "a turn condition other than 'it is your turn'",
     "E400": "bytecode verification failed",
     "E500": "invalid edition manifest",
     "E501": "invalid bundle",
