@@ -90,7 +90,8 @@ def verify(chunk, depths: dict | None = None) -> int:
             if kind.startswith("enum:") and not 0 <= arg < len(O.ENUMS[kind[5:]]):
                 raise VerifyError(pc, f"{info.name}: {kind[5:]} value {arg} out of range")
             if kind == "int" and info.name not in ("CALL", "CHOOSE_OPTION") and arg not in _FLAGS.get(info.name, (0, 1)):
-                raise VerifyError(pc, f"{info.name}: flag operand {arg} is not one of {_FLAGS.get(info.name, (0, 1))}")
+                allowed = [str(f) for f in _FLAGS.get(info.name, (0, 1))]
+                raise VerifyError(pc, f"{info.name}: flag operand {arg} is not {', '.join(allowed[:-1])} or {allowed[-1]}")
         if info.name in _NAMED and not isinstance(consts[args[0]], str):
             raise VerifyError(pc, f"{info.name} names its {'builtin' if info.name == 'CALL' else 'operand'} "
                                   "with a string constant")

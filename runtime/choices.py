@@ -32,6 +32,7 @@ class Choices:
             if unrevealed:
                 decision["unrevealed"] = True
             return self.ask(decision, frame)
+
         n = len(cands)
         who = self._chooser(frame, chooser, cands)
         frame["sel_full"] = None
@@ -50,8 +51,8 @@ class Choices:
                 return [cs[0] for cs in groups.values()]
             flat = [c for cs in groups.values() for c in cs]
             return ask({"player": who, "kind": "select_cards", "options": flat, "min": 0 if optional else len(groups),
-                             "max": len(groups), "one_per_color": not optional, "optional": optional,
-                             "prompt": "choose one card of each colour"})
+                        "max": len(groups), "one_per_color": not optional, "optional": optional,
+                        "prompt": "choose one card of each colour"})
         if mode in ("all", "all_or_none"):
             chosen = cands
             if order != "any":
@@ -91,8 +92,8 @@ class Choices:
                 chosen = forced + tied
             else:
                 picked = ask({"player": who, "kind": "select_cards", "options": tied,
-                                   "min": 0 if optional else need, "max": need, "optional": optional,
-                                   "prompt": f"choose the {order} card(s)"})
+                              "min": 0 if optional else need, "max": need, "optional": optional,
+                              "prompt": f"choose the {order} card(s)"})
                 chosen = (forced + picked) if picked else []
         elif want_min == want_max == n:
             chosen = list(cands)
