@@ -108,7 +108,7 @@ _TABLE: list[tuple] = [
     ("PICK_SINGLE", ("enum:extreme",), 2, 1, "pop scores, players; push the single player with the most/least (or none on a tie)", ""),
     ("WIN", (), 1, 0, "pop a player (or none); that player wins the game", ""),
     ("LOSE", (), 1, 0, "pop a player; that player loses", ""),
-    ("CLAIM", ("const",), 0, 0, "'you' claim the named special achievement if it is available", ""),
+    ("CLAIM", ("const",), 0, 0, "'you' claim the named special achievement if it is available; 'did' tells whether it was (or, claims at the end of the action, will be)", ""),
     ("EXECUTE", ("enum:execute",), 1, 0, "pop cards; 'you' execute the first one's effects (not shared)", ""),
     ("REPEAT", ("target",), 0, 0, "start this effect again at target (after its parameters are set)", "jump terminal"),
     ("END_DOGMA", (), 0, 0, "the dogma action is complete", "terminal"),

@@ -29,17 +29,23 @@ class Achievements:
         self.check_win_by_achievements()
         return True
 
-    def claim_by_effect(self, frame, name: str) -> None:
+    def claim_by_effect(self, frame, name: str) -> bool:
         """A dogma effect instructs to claim a special achievement: at once, or (manifest
-        dogma_claim: end_of_action) at the end of the action, if it is still available."""
+        dogma_claim: end_of_action) at the end of the action, if it is still available.
+        The result is what a following "if you do" reads: a queued claim counts as done when the
+        achievement is available now and no other player's claim of it waits before it (ruling 21)."""
         d = self.state["dogma"]
         if self.rule("dogma_claim") == "end_of_action" and d is not None:
             claim = [frame["you"], name]
-            if claim not in d.setdefault("claims", []):
-                d["claims"].append(claim)
+            claims = d.setdefault("claims", [])
+            if claim not in claims:
+                claims.append(claim)
                 self.emit("claim_queued", player=frame["you"], name=name)
-            return
-        self.claim_special(frame["you"], name)
+            if name not in self.state["available"]["special"]:
+                return False
+            rivals = {q for q, n in claims if n == name}
+            return next((p for p in self.tie_order() if p in rivals), None) == frame["you"]
+        return self.claim_special(frame["you"], name)
 
     def _claim_queued(self, claims: list) -> None:
         """Several players instructed to claim the same achievement: the tie order decides."""

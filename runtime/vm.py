@@ -464,7 +464,7 @@ def _slow_op(engine, frame, chunk, ins, op, pc):
             if state["players"][frame["you"]].get("eliminated"):
                 return "done"   # an eliminated player's effect stops here
     elif op == O.CLAIM:
-        engine.claim_by_effect(frame, consts[ins[1]])
+        frame["did"] = engine.claim_by_effect(frame, consts[ins[1]])
     elif op == O.EXECUTE:
         target = _as_list(stack.pop())
         frame["pc"] = pc + 1
