@@ -211,23 +211,17 @@ def _scenarios_by_card(ed_name: str, sets: tuple = ()) -> dict[str, list]:
     from pathlib import Path
     from innoscript.compiler.bundle import load_bundle
     from innoscript.runtime.catalog import default_scenario_dir
-    from innoscript.runtime.scenario import ScenarioError, read, run
+    from innoscript.runtime.scenario_results import scenario_results
     folder = default_scenario_dir(ed_name, sets)
     out: dict[str, list] = {}
     if not folder.exists():
         return out
     bundle = load_bundle(ed_name, sets=sets)
     names = [c["name"] for c in bundle["cards"]]
-    for path in sorted(Path(folder).rglob("*.yaml")):
-        try:
-            if sets and sorted(read(path).get("sets", [])) != sorted(sets):
-                continue
-            result = run(path, bundle)
-        except ScenarioError:
+    for path, result in scenario_results(sorted(Path(folder).rglob("*.yaml")), bundle).items():
+        if not result["passed"] or (sets and result["sets"] != sorted(sets)):
             continue
-        if not result.passed:
-            continue
-        for cid in sorted({cid for cid, _ in result.effects_run()}):
+        for cid in sorted({cid for cid, _ in result["effects"]}):
             out.setdefault(names[cid], []).append(path)
     return out
 

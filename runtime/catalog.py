@@ -2,7 +2,8 @@
 whether it compiles, how many effects it has (echo effects included), which
 scenarios run it, and whether every effect has a passing scenario.  A
 scenario counts for an effect only if it passed and the engine really ran that
-effect (read from the scenario's events).  With sets, each card says its set
+effect (read from the scenario's events; runtime/scenario_results.py keeps
+the answers by content).  With sets, each card says its set
 and the totals are also given per set.
 
 ``card_catalog`` is the other listing: every card as the card renderer
@@ -15,7 +16,7 @@ from pathlib import Path
 from innoscript.compiler.bundle import compile_card, edition_vocabulary
 from innoscript.diagnostics import CompileError
 from innoscript.editions import cards_root, load_edition
-from .scenario import ScenarioError, run
+from .scenario_results import scenario_results
 
 
 def default_scenario_dir(edition: str, sets=()) -> Path:
@@ -53,17 +54,13 @@ def catalog(edition_name: str, scenario_dir: Path | None = None, sets=()) -> dic
         from innoscript.compiler.bundle import load_bundle
         bundle = load_bundle(edition.name, sets=edition.set_names)
         names = [c["name"] for c in bundle["cards"]]
-        for path in sorted(scenario_dir.rglob("*.yaml")):
-            try:
-                out = run(path, bundle)
-            except ScenarioError:
-                failing.append(str(path))
-                continue
-            if not out.passed:
+        results = scenario_results(sorted(scenario_dir.rglob("*.yaml")), bundle)
+        for path, out in results.items():
+            if not out["passed"]:
                 failing.append(str(path))
                 continue
             touched: set[str] = set()
-            for cid, eff in out.effects_run():
+            for cid, eff in out["effects"]:
                 row = rows.get(names[cid])
                 if row is None:
                     continue
