@@ -48,6 +48,8 @@ def main(argv=None) -> int:
     ap.add_argument("--pairings", nargs="+", default=[f"{a}-{b}" for a, b in PAIRINGS])
     ap.add_argument("--search-seconds", type=float, default=None, help="the search bot's time per decision")
     ap.add_argument("--search-iterations", type=int, default=None, help="or its iterations per decision (default: 300)")
+    ap.add_argument("--search-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="another setting of the search bot, e.g. width=3 (repeatable)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", help="write every game's record to this file")
     args = ap.parse_args(argv)
@@ -56,6 +58,9 @@ def main(argv=None) -> int:
         budget = {"seconds": args.search_seconds, "iterations": None}
     elif args.search_iterations is not None:
         budget = {"iterations": args.search_iterations}
+    for opt in args.search_option:
+        name, _, value = opt.partition("=")
+        budget[name] = float(value) if "." in value else int(value)
     tasks = [(ed, *pair.split("-"), g, budget) for ed in args.editions for pair in args.pairings for g in range(args.games)]
     start = time.time()
     if args.workers > 1:

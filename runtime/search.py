@@ -18,6 +18,7 @@ rules engine forward in that sampled world.
   (UCB1 counted over the actions available in that sample), then plays on
   with the quick policy for a few actions and scores the position with the
   same evaluation. Seeded; budgeted by iterations or by seconds per decision.
+  With ``prune`` it searches only the heuristic's best few actions at the root.
 """
 from __future__ import annotations
 
@@ -237,7 +238,9 @@ class HeuristicBot(GreedyBot):
         super().__init__(seed)
         self.used: dict = {"turn": None, "cards": set()}   # the dogmas this bot used this turn
 
-    def action(self, decision: dict, v: dict):
+    def scores(self, decision: dict, v: dict) -> list[tuple[dict, float]]:
+        """Each allowed action with its evaluation summed over the sampled worlds (less the shared-dogma
+        penalty), in the order of the options."""
         me = v["viewer"]
         bundle, cards = _cards_for(v["edition"])
         options = decision["options"]
@@ -249,7 +252,7 @@ class HeuristicBot(GreedyBot):
                                               and o["card"]["id"] in self.used["cards"])] or options
         worlds = [determinise(bundle, cards, v, random.Random(self.rng.randrange(1 << 30)))
                   for _ in range(self.samples)]
-        best, best_v = None, -1e18
+        out = []
         for o in allowed:
             total = 0.0
             for w in worlds:
@@ -262,11 +265,20 @@ class HeuristicBot(GreedyBot):
                 total += evaluate(cards, eng.state, me)
             if o["type"] == "dogma" and o.get("preview", {}).get("opponents_share"):
                 total -= 4.0 * self.samples
+            out.append((o, total))
+        return out
+
+    def chosen(self, o: dict) -> dict:
+        if o["type"] == "dogma":
+            self.used["cards"].add(o["card"]["id"])
+        return o
+
+    def action(self, decision: dict, v: dict):
+        best, best_v = None, -1e18
+        for o, total in self.scores(decision, v):
             if total > best_v:
                 best, best_v = o, total
-        if best["type"] == "dogma":
-            self.used["cards"].add(best["card"]["id"])
-        return best
+        return self.chosen(best)
 
 
 class SearchBot(HeuristicBot):
@@ -274,8 +286,9 @@ class SearchBot(HeuristicBot):
     name = "search"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 depth: int = 4, c: float = 0.7):
+                 depth: int = 4, c: float = 0.7, prune: int = 0):
         super().__init__(seed)
+        self.prune = prune
         self.iterations = iterations if iterations is not None else (None if seconds else 300)
         self.seconds = seconds
         self.depth, self.c = depth, c
@@ -290,8 +303,15 @@ class SearchBot(HeuristicBot):
         me = v["viewer"]
         bundle, cards = _cards_for(v["edition"])
         root = {"n": 0, "w": 0.0, "avail": 0, "kids": {}}
+        start = time.monotonic()   # the heuristic's scoring counts against the budget
+        if self.prune:   # only the heuristic's best few actions are searched
+            scored = self.scores(decision, v)
+            order = sorted(range(len(scored)), key=lambda i: -scored[i][1])   # stable: ties keep the options' order
+            options = [scored[i][0] for i in order[:self.prune]]
+            if len(options) == 1 or self.iterations == 0:
+                return self.chosen(options[0])
         by_key = {_key(_engine_action(o)): o for o in options}
-        start = time.monotonic()
+        root["only"] = set(by_key)
         it, longest = 0, 0.0
         while True:
             if self.iterations is not None and it >= self.iterations:
@@ -308,7 +328,7 @@ class SearchBot(HeuristicBot):
         if not scored:
             return super().action(decision, v)
         k, _ = max(scored, key=lambda kv: (kv[1]["n"], kv[1]["w"] / kv[1]["n"]))
-        return by_key[k]
+        return self.chosen(by_key[k])
 
     def _iterate(self, eng: Engine, root: dict, me: int, cards: Cards, rng: random.Random) -> None:
         path = [root]
@@ -326,6 +346,8 @@ class SearchBot(HeuristicBot):
                     continue
                 left -= 1
                 legal = {_key(o): o for o in d["options"]}
+                if node is root:
+                    legal = {k: o for k, o in legal.items() if k in root["only"]} or legal
                 for k in legal:
                     kid = node["kids"].setdefault(k, {"n": 0, "w": 0.0, "avail": 0, "kids": {}})
                     kid["avail"] += 1

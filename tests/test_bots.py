@@ -128,3 +128,40 @@ def test_bots_look_ahead_in_team_games():
             st = determinise(bundle, cards, game.view(p), random.Random(1), keep_specials=True)
             assert st["teams"] == game.state["teams"] and st["seating"] == game.state["seating"]
         game.apply(answer_for(game, bots[p], p))
+
+
+def action_points(seed, count, edition="3e"):
+    """Games at action decisions with a real choice (several options, none an achievement)."""
+    game = game_at_turn(4, seed=seed, edition=edition)
+    bot = RandomBot(seed)
+    found = []
+    while not game.over and len(found) < count:
+        d = game.decision
+        if d["kind"] == "action" and len(d["options"]) > 1 and not any(o["type"] == "achieve" for o in d["options"]):
+            found.append(Game.load(json.loads(game.save())))
+        p = d["player"]
+        game.apply(answer_for(game, bot, p))
+    return found
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+@pytest.mark.parametrize("prune", [0, 3])
+def test_search_at_no_iterations_is_the_heuristic_choice(edition, prune):
+    from innoscript.runtime.search import HeuristicBot
+    for i, game in enumerate(action_points(11, 4, edition)):
+        p = game.decision["player"]
+        assert answer_for(game, SearchBot(i, iterations=0, prune=prune), p) == answer_for(game, HeuristicBot(i), p)
+
+
+def test_a_pruned_search_is_seeded_and_keeps_to_the_heuristic_best():
+    from innoscript.runtime.search import HeuristicBot
+    from innoscript.runtime.views import decision_view, resolve_answer
+    for i, game in enumerate(action_points(13, 3)):
+        p = game.decision["player"]
+        eng = game.engine
+        d, v = decision_view(eng.cards, eng.state, p), game.view(p)
+        scored = HeuristicBot(i).scores(d, v)
+        top = sorted(range(len(scored)), key=lambda j: -scored[j][1])[:2]
+        answers = [answer_for(game, SearchBot(i, iterations=12, prune=2), p) for _ in range(2)]
+        assert answers[0] == answers[1]
+        assert answers[0] in [resolve_answer(eng.cards, eng.state, eng.pending, scored[j][0]) for j in top]
