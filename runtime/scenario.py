@@ -107,6 +107,7 @@ TYPED_ANSWERS = {
     "value": ("choose:value",),
     "player": ("choose:player",),
     "icon": ("choose:icon",),
+    "deck": ("choose:deck",),
     "option": ("choose_option",),
     "decline": (),   # any decision that may be declined
 }
