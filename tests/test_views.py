@@ -7,25 +7,12 @@ from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, IllegalAnswer
 from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.views import resolve_token
-from leaks import leaks
+from leaks import check_seat, hidden_from, leaks
 
 
 @pytest.fixture(scope="module")
 def bundle():
     return load_bundle("3e")
-
-
-def hidden_from(state, viewer):
-    """Card ids the viewer may not identify now."""
-    out = set()
-    for p, pl in enumerate(state["players"]):
-        if p != viewer:
-            out |= set(pl["hand"]) | set(pl["score"])
-        out |= {a for a in pl["achievements"] if isinstance(a, int)}
-    for pile in state["supply"].values():
-        out |= set(pile)
-    out |= set(state["available"]["standard"])
-    return out
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -37,18 +24,7 @@ def test_views_and_events_never_show_hidden_cards(bundle, players):
         before = {v: hidden_from(game.state, v) for v in list(range(players)) + [None]}
         events = game.apply(bot.answer(game.decision, game.cards))
         for viewer in list(range(players)) + [None]:
-            ids = hidden_from(game.state, viewer)
-            names = [game.cards.name[c] for c in ids]
-            assert not leaks(game.view(viewer), names, ids), f"view of {viewer}"
-            # in the events: cards hidden from the viewer before and after, which the viewer did not draw
-            # and which were not shown to everyone on the way (melded, tucked, revealed, used for a dogma)
-            shown = {e["card"] for e in events if isinstance(e.get("card"), int) and
-                     (e["type"] in ("meld", "tuck", "reveal", "dogma", "effect", "execute")
-                      or (e["type"] in ("draw", "look") and e.get("player") == viewer)
-                      or (e["type"] == "transfer" and e.get("zone") == "board"))}
-            ev_ids = (ids & before[viewer]) - shown
-            ev_names = [game.cards.name[c] for c in ev_ids]
-            assert not leaks(game.events_for(events, viewer), ev_names, ev_ids), f"events of {viewer}"
+            check_seat(game, events, viewer, before[viewer])
         checked += 1
     assert checked > 50
 
