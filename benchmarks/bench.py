@@ -1,30 +1,42 @@
-"""InnoScript benchmarks: python benchmarks/bench.py [--quick] [--json FILE]
+"""InnoScript benchmarks, side by side with an older version of the code.
 
-Measures, on this machine, each as the median of several runs:
-  cold compile of every card of both editions; warm load of a cached bundle;
-  VM instructions per second on card effects; complete random 2-player games
-  per second on one core for each edition; the VM's cost against hand-written
-  Python for five effects on the same state model; `innoscript --help`.
-Ratios compare two things measured in the same run (these machines are noisy).
+    python benchmarks/bench.py                    # against the code before the speed work (bc56c75^)
+    python benchmarks/bench.py --baseline REF     # against any commit
+    python benchmarks/bench.py --baseline none    # this tree only
+    python benchmarks/bench.py --quick --json FILE
+
+The baseline is exported with ``git archive`` into a temporary folder and
+imported from there (PYTHONPATH puts it before the installed package).  Every
+figure is measured in its own subprocess, alternately on the baseline and on
+this tree (same seeds, same games, each side with its own warm bundle cache),
+several rounds; a side's figure is the median of its rounds and the ratio is
+a speed-up: new/old for rates, old/new for times, so above 1 is faster now.
+A figure the baseline cannot measure (a set or a tier it does not have) has
+no ratio.  ``same_games`` says whether both sides played the same games (the
+winners, reasons and turns of every seed): card fixes since the baseline may
+change some.
 """
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
-from innoscript.compiler.bundle import compile_edition, load_bundle
-from innoscript.editions import load_edition
-from innoscript.runtime import Game
-from innoscript.runtime.bots import RandomBot, play_random
-from innoscript.runtime.scenario import build_state
-from innoscript.runtime import vm
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_BASELINE = "bc56c75^"
+# the installed package's layout (pyproject.toml's package-dir): import name -> folder in a checkout
+LAYOUT = {"": "innoscript", "grammar": "grammar", "compiler": "compiler", "runtime": "runtime", "cards": "cards"}
 
+
+# ================================================================ measurements (run in a worker process)
 
 def median_time(fn, runs):
     times = []
@@ -35,54 +47,125 @@ def median_time(fn, runs):
     return statistics.median(times)
 
 
-def bench_compile(runs):
-    return {"cold_compile_both_editions_s": round(median_time(
-        lambda: [compile_edition(load_edition(e)) for e in ("3e", "4e")], runs), 4)}
+def _bundle(edition, sets=()):
+    from innoscript.compiler.bundle import load_bundle
+    return load_bundle(edition, sets=tuple(sets)) if sets else load_bundle(edition)
 
 
-def bench_cold_process(runs):
+def _has_sets():
+    import inspect
+    from innoscript.compiler.bundle import load_bundle
+    return "sets" in inspect.signature(load_bundle).parameters
+
+
+def task_compile(runs):
+    from innoscript.compiler.bundle import compile_edition
+    from innoscript.editions import load_edition
+    return {"cold_compile_both_editions_s": median_time(
+        lambda: [compile_edition(load_edition(e)) for e in ("3e", "4e")], runs)}
+
+
+def task_cold_process(runs):
     """A fresh process compiling both editions (imports, grammar tables from Lark's cache, all cards)."""
     code = ("from innoscript.compiler.bundle import compile_edition\n"
             "from innoscript.editions import load_edition\n"
             "[compile_edition(load_edition(e)) for e in ('3e', '4e')]")
-    return {"cold_compile_fresh_process_s": round(median_time(
-        lambda: subprocess.run([sys.executable, "-c", code], check=True), runs), 3)}
+    return {"cold_compile_fresh_process_s": median_time(
+        lambda: subprocess.run([sys.executable, "-c", code], check=True), runs)}
 
 
-def bench_warm_load(runs):
-    os.environ["INNOSCRIPT_CACHE"] = tempfile.mkdtemp()
+def task_warm_load(runs):
+    from innoscript.compiler.bundle import load_bundle
     load_bundle("3e"), load_bundle("4e")
-    return {"warm_load_both_editions_s": round(median_time(lambda: (load_bundle("3e"), load_bundle("4e")), runs), 4)}
+    return {"warm_load_both_editions_s": median_time(lambda: (load_bundle("3e"), load_bundle("4e")), runs)}
 
 
-def bench_games(edition, games):
-    bundle = load_bundle(edition)
+def task_help(runs):
+    exe = [sys.executable, "-m", "innoscript.cli", "--help"]
+    return {"help_s": median_time(lambda: subprocess.run(exe, capture_output=True), runs)}
+
+
+def task_games(edition, sets, bot, games, first_seed=0):
+    """Complete 2-player games as `innoscript simulate` plays them (fast games, one bot per seat, seeded
+    as simulate seeds them); the digest of every game's outcome shows whether both sides played the same."""
+    from innoscript.runtime import Game
+    from innoscript.runtime.bots import BOTS, play_bots
+    if sets and not _has_sets():
+        return {}
+    bundle = _bundle(edition, sets)
+
+    def play(seed):
+        g = Game.new(edition, 2, seed, bundle=bundle, fast=True)
+        play_bots(g, [BOTS[bot](seed * 7919 + p * 104729 + 2) for p in range(2)])
+        return g.state["result"]["winners"], g.state["result"]["reason"], g.state["turn"]["number"]
+    play(10 ** 6)   # warm-up
     t = time.perf_counter()
-    steps = 0
-    for seed in range(games):
-        g = Game.new(players=2, seed=seed, bundle=bundle, fast=True)
-        bot = RandomBot(seed)
-        while not g.over:
-            g.engine.budget = 10 ** 9
-            g.apply(bot.answer(g.decision, g.cards))
+    outcomes = [play(first_seed + s) for s in range(games)]
     dt = time.perf_counter() - t
-    return {f"games_per_second_{edition}": round(games / dt, 1)}
+    if not games:
+        return {}
+    return {"games_per_s": games / dt, "ms_per_game": dt / games * 1000,
+            "digest": hashlib.sha256(json.dumps(outcomes).encode()).hexdigest()[:12]}
 
 
-# ---------------------------------------------------------------- VM vs hand-written Python
-# Five effects, each as a script (run by the VM) and as Python written against the same
-# engine primitives. Both start from the same position and make the same moves.
+def task_instructions(seconds):
+    """VM instructions per second on card effects, over random games (card effects only, on the VM)."""
+    from innoscript.runtime import Game, vm
+    from innoscript.runtime.bots import play_random
+    bundle = _bundle("3e")
+    executed, spent, seed = 0, 0.0, 0
+    real_run = vm.run
+
+    def counting_run(engine, frame):
+        nonlocal executed, spent
+        engine.tier = "vm"
+        before = engine.budget
+        t = time.perf_counter()
+        try:
+            return real_run(engine, frame)
+        finally:
+            spent += time.perf_counter() - t
+            executed += before - engine.budget
+    vm.run = counting_run
+    try:
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            play_random(Game.new(players=2, seed=seed, bundle=bundle, fast=True), seed)
+            seed += 1
+    finally:
+        vm.run = real_run
+    return {"vm_instructions_per_s": executed / spent if spent else 0}
+
+
+def task_save_load(edition, runs):
+    """Save and load of a game in progress (a served game's work per stored answer and per resume)."""
+    from innoscript.runtime import Game
+    from innoscript.runtime.bots import RandomBot, answer_for
+    bundle = _bundle(edition)
+    g = Game.new(edition, 2, 3, bundle=bundle)
+    bot = RandomBot(3)
+    for _ in range(120):
+        if g.over:
+            break
+        g.apply(answer_for(g, bot, g.decision["player"]))
+    text = g.save()
+    Game.load(text, bundle=bundle)
+    return {"save_ms": median_time(g.save, runs) * 1000,
+            "load_ms": median_time(lambda: Game.load(text, bundle=bundle), runs) * 1000,
+            "save_kb": len(text) / 1000}
+
+
+# ---------------------------------------------------------------- VM, compiled tier and hand-written Python
+# Five effects, each as a script (run by the VM and by the compiled tier) and as Python written against the
+# same engine primitives. All start from the same position and make the same moves. With "checks": the
+# special achievements are available (every move re-tests them, as in a game); without, they are not, which
+# isolates the effect's own work.
 
 POSITION = {"edition": "3e", "players": 2, "do": {"draw": True},
             "setup": {"players": [{"board": {"red": ["Metalworking"], "blue": ["Writing", "Pottery"],
                                              "green": ["Clothing"], "yellow": ["Agriculture"]},
                                    "hand": ["Sailing", "Tools"]},
                                   {"board": {"purple": ["Mysticism"]}, "hand": ["Calendar"]}]}}
-
-
-def _frame(engine, name, effect, you=0, me=0):
-    cid = engine.cards.by_name[name]
-    return vm.new_frame(engine.cards, cid, effect, you, me)
 
 
 def hand_writing(e):               # draw a [2]
@@ -126,91 +209,238 @@ CASES = [("Writing", 0, hand_writing), ("Metalworking", 0, hand_metalworking), (
          ("Pottery", 1, hand_pottery2), ("Mysticism", 0, hand_mysticism)]
 
 
-def bench_vm_vs_python(reps):
-    bundle = load_bundle("3e")
+def task_effects(reps, checks):
+    from innoscript.runtime import vm
+    from innoscript.runtime.scenario import build_state
+    bundle = _bundle("3e")
     base = build_state(POSITION, bundle)
-    base.transactional = False
     snapshot = json.dumps(base.state)
-    results = {}
+    has_tier = hasattr(base, "tier")
 
-    def fresh():
+    def fresh(tier="vm"):
         e = build_state(POSITION, bundle)
         e.state = json.loads(snapshot)
         e.transactional = False
+        if has_tier:
+            e.tier = tier
+        if not checks:
+            e.state["available"]["special"] = []
         e.state["phase"] = "dogma"
         e.state["dogma"] = {"card": 0, "active": 0, "icon": "castle", "counts": [0, 0], "vars": {}, "changes": 0,
                             "shared_change": False, "stack": [], "prelude": [], "prelude_frame": {}, "excluded": [],
                             "built": True}
         return e
 
+    def timed(engines, fn):
+        t = time.perf_counter()
+        for e in engines:
+            fn(e)
+        return (time.perf_counter() - t) / reps * 1e6
+
+    out = {}
     for name, effect, hand in CASES:
-        engines = [fresh() for _ in range(reps)]
-        t = time.perf_counter()
-        for e in engines:
-            vm.run(e, _frame(e, name, effect))
-        vm_time = time.perf_counter() - t
-        engines = [fresh() for _ in range(reps)]
-        t = time.perf_counter()
-        for e in engines:
-            hand(e)
-        py_time = time.perf_counter() - t
-        results[name] = {"vm_us": round(vm_time / reps * 1e6, 1), "python_us": round(py_time / reps * 1e6, 1),
-                         "ratio": round(vm_time / py_time, 2)}
-    return {"vm_vs_python": results}
+        def script(e):
+            vm.run(e, vm.new_frame(e.cards, e.cards.by_name[name], effect, 0, 0))
+        row = {"vm_us": timed([fresh() for _ in range(reps)], script),
+               "python_us": timed([fresh() for _ in range(reps)], hand)}
+        if has_tier:
+            timed([fresh("compiled") for _ in range(3)], script)      # the tier's one-time translation
+            row["compiled_us"] = timed([fresh("compiled") for _ in range(reps)], script)
+        out[name] = row
+    return out
 
 
-def bench_instructions(seconds=3.0):
-    """VM instructions per second on card effects, over random games (card effects only)."""
-    bundle = load_bundle("3e")
-    executed, spent, seed = 0, 0.0, 0
-    real_run = vm.run
-
-    def counting_run(engine, frame):
-        nonlocal executed, spent
-        before = engine.budget
-        t = time.perf_counter()
-        try:
-            return real_run(engine, frame)
-        finally:
-            spent += time.perf_counter() - t
-            executed += before - engine.budget
-    vm.run = counting_run
-    try:
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < seconds:
-            play_random(Game.new(players=2, seed=seed, bundle=bundle, fast=True), seed)
-            seed += 1
-    finally:
-        vm.run = real_run
-    return {"vm_instructions_per_second": int(executed / spent) if spent else 0, "vm_instructions_measured": executed}
+TASKS = {"compile": task_compile, "cold_process": task_cold_process, "warm_load": task_warm_load,
+         "help": task_help, "games": task_games, "instructions": task_instructions, "save_load": task_save_load,
+         "effects": task_effects}
 
 
-def bench_help(runs):
-    exe = [sys.executable, "-m", "innoscript.cli", "--help"]
-    return {"help_s": round(median_time(lambda: subprocess.run(exe, capture_output=True), runs), 3)}
+def worker(spec: str) -> None:
+    task = json.loads(spec)
+    print(json.dumps(TASKS[task["task"]](*task["args"])))
+
+
+# ================================================================ the driver
+
+class Side:
+    """One version of the code: this tree (the installed package) or a baseline exported from git."""
+
+    def __init__(self, name: str, pythonpath: str | None):
+        self.name = name
+        self.env = dict(os.environ, INNOSCRIPT_CACHE=tempfile.mkdtemp(prefix=f"bench-cache-{name}-"))
+        self.env.pop("INNOSCRIPT_TIER", None)
+        if pythonpath:
+            self.env["PYTHONPATH"] = pythonpath + os.pathsep + self.env.get("PYTHONPATH", "")
+
+    def run(self, task: str, *args):
+        spec = json.dumps({"task": task, "args": list(args)})
+        r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", spec], env=self.env,
+                           capture_output=True, text=True, cwd=tempfile.gettempdir())
+        if r.returncode != 0:
+            raise RuntimeError(f"{self.name}: {task} failed:\n{r.stderr[-2000:]}")
+        return json.loads(r.stdout.strip().splitlines()[-1])
+
+
+def export_baseline(ref: str, into: str) -> str:
+    """REF's files, laid out as the installed package (a folder to put on PYTHONPATH)."""
+    src = os.path.join(into, "src")
+    os.makedirs(src)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", src], input=archive.stdout, check=True)
+    pkg = os.path.join(into, "path", "innoscript")
+    os.makedirs(pkg)
+    for entry in os.listdir(os.path.join(src, LAYOUT[""])):
+        os.symlink(os.path.join(src, LAYOUT[""], entry), os.path.join(pkg, entry))
+    for sub, folder in LAYOUT.items():
+        if sub:
+            os.symlink(os.path.join(src, folder), os.path.join(pkg, sub))
+    return os.path.join(into, "path")
+
+
+def speedup(key: str, new: float, old: float) -> float | None:
+    if not old or not new or not key.endswith(("_per_s", "_s", "_ms", "_us", "_per_game")):
+        return None
+    return new / old if key.endswith("_per_s") else old / new
+
+
+def measure(sides: list[Side], task: str, args: list, rounds: int, log) -> dict:
+    """Alternate the sides for `rounds` rounds (the first side alternates too); per side, each numeric
+    figure's median over the rounds."""
+    runs: dict = {s.name: [] for s in sides}
+    for r in range(rounds):
+        for s in (sides if r % 2 == 0 else sides[::-1]):
+            runs[s.name].append(s.run(task, *args))
+    out = {}
+    for name, results in runs.items():
+        out[name] = _median_of(results)
+    log(f"  {task} {args}: " + "  ".join(f"{n}={_short(v)}" for n, v in out.items()))
+    return out
+
+
+def _median_of(results: list):
+    first = results[0]
+    if isinstance(first, dict):
+        return {k: _median_of([r[k] for r in results if k in r]) for k in first}
+    if isinstance(first, (int, float)):
+        return round(statistics.median(results), 4)
+    return first if all(r == first for r in results) else "varies"
+
+
+def _short(v) -> str:
+    return json.dumps(v)[:160]
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--quick", action="store_true", help="fewer runs (for a smoke test)")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="few games and one round (a smoke test)")
+    ap.add_argument("--baseline", default=DEFAULT_BASELINE,
+                    help=f"the commit to compare with (default: {DEFAULT_BASELINE}, the code before the speed "
+                         "work); 'none' for this tree only")
+    ap.add_argument("--rounds", type=int, help="alternations per figure (default: 3, 1 with --quick)")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    runs = 2 if args.quick else 7
-    games = 10 if args.quick else 200
-    out = {"python": sys.version.split()[0], "cpu_count": os.cpu_count()}
-    out.update(bench_compile(runs))
-    out.update(bench_cold_process(runs))
-    out.update(bench_warm_load(runs))
-    out.update(bench_help(runs))
-    out.update(bench_instructions(1.0 if args.quick else 5.0))
-    for ed in ("3e", "4e"):
-        out.update(bench_games(ed, games))
-    out.update(bench_vm_vs_python(50 if args.quick else 400))
+    if args.worker:
+        return worker(args.worker)
+    quick = args.quick
+    rounds = args.rounds or (1 if quick else 3)
+    runs = 2 if quick else 5
+    games = {"base": 4 if quick else 80, "echoes": 2 if quick else 24, "greedy": 3 if quick else 40}
+
+    def log(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    here = Side("new", None)
+    sides = [here]
+    tmp = tempfile.mkdtemp(prefix="bench-baseline-")
+    out: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "python": sys.version.split()[0],
+                 "cpu_count": os.cpu_count(), "rounds": rounds, "baseline": None}
+    try:
+        if args.baseline != "none":
+            try:
+                ref = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.baseline],
+                                     capture_output=True, text=True, check=True).stdout.strip()
+                sides.append(Side("old", export_baseline(ref, tmp)))
+                out["baseline"] = {"ref": args.baseline, "commit": ref}
+            except (subprocess.CalledProcessError, FileNotFoundError) as err:
+                log(f"no baseline ({err}): this tree only")
+        for s in sides:                   # each side's bundles compiled once, outside the timings
+            s.run("warm_load", 1)
+            if _side_has_echoes(s):
+                s.run("games", "3e", ["echoes"], "random", 0), s.run("games", "4e", ["echoes"], "random", 0)
+        plan = [("cold_compile", "compile", [runs]), ("cold_process", "cold_process", [runs]),
+                ("warm_load", "warm_load", [runs]), ("help", "help", [runs]),
+                ("vm_instructions", "instructions", [1.0 if quick else 4.0])]
+        for ed in ("3e", "4e"):
+            plan.append((f"random_{ed}", "games", [ed, [], "random", games["base"]]))
+        for ed in ("3e", "4e"):
+            plan.append((f"random_{ed}_echoes", "games", [ed, ["echoes"], "random", games["echoes"]]))
+        plan += [("greedy_3e", "games", ["3e", [], "greedy", games["greedy"]]),
+                 ("greedy_4e", "games", ["4e", [], "greedy", games["greedy"]]),
+                 ("save_load_3e", "save_load", ["3e", 20 if quick else 200]),
+                 ("effects_checks", "effects", [30 if quick else 300, True]),
+                 ("effects_no_checks", "effects", [30 if quick else 300, False])]
+        figures: dict = {}
+        for label, task, targs in plan:
+            figures[label] = measure(sides, task, targs, rounds, log)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+        for s in sides:
+            shutil.rmtree(s.env["INNOSCRIPT_CACHE"], ignore_errors=True)
+
+    # the figures of this tree at the top level (the keys a reader or a test looks up), then each
+    # measure side by side with its speed-up
+    new = {k: v["new"] for k, v in figures.items()}
+    out.update({
+        "cold_compile_both_editions_s": new["cold_compile"]["cold_compile_both_editions_s"],
+        "cold_compile_fresh_process_s": new["cold_process"]["cold_compile_fresh_process_s"],
+        "warm_load_both_editions_s": new["warm_load"]["warm_load_both_editions_s"],
+        "help_s": new["help"]["help_s"],
+        "vm_instructions_per_second": int(new["vm_instructions"]["vm_instructions_per_s"]),
+        "vm_vs_python": {name: {**row, "ratio": round(row["vm_us"] / row["python_us"], 2)}
+                         for name, row in new["effects_checks"].items()},
+    })
+    for k, v in new.items():
+        if k.startswith(("random_", "greedy_")) and v:
+            out[f"games_per_second_{k.removeprefix('random_')}"] = round(v["games_per_s"], 1)
+    side_by_side = {}
+    for label, fig in figures.items():
+        row = {"new": fig["new"]}
+        if "old" in fig:
+            row["old"] = fig["old"]
+            row["speedup"] = _speedups(fig["new"], fig["old"])
+            if isinstance(fig["new"], dict) and "digest" in fig["new"] and "digest" in fig["old"]:
+                row["same_games"] = fig["new"]["digest"] == fig["old"]["digest"]
+        side_by_side[label] = row
+    out["side_by_side"] = side_by_side
     text = json.dumps(out, indent=2)
     print(text)
     if args.json:
         with open(args.json, "w") as f:
             f.write(text + "\n")
+
+
+def _side_has_echoes(side: Side) -> bool:
+    code = "import inspect; from innoscript.compiler.bundle import load_bundle; " \
+           "print('sets' in inspect.signature(load_bundle).parameters)"
+    r = subprocess.run([sys.executable, "-c", code], env=side.env, capture_output=True, text=True,
+                       cwd=tempfile.gettempdir())
+    return r.stdout.strip() == "True"
+
+
+def _speedups(new, old):
+    """Per numeric figure (nested as the figures are), the speed-up of new over old."""
+    if isinstance(new, dict):
+        out = {}
+        for k, v in new.items():
+            if k in old:
+                s = _speedups(v, old[k]) if isinstance(v, dict) else (
+                    speedup(k, v, old[k]) if isinstance(v, (int, float)) and isinstance(old[k], (int, float))
+                    else None)
+                if s is not None and s != {}:
+                    out[k] = round(s, 2) if isinstance(s, float) else s
+        return out
+    return None
 
 
 if __name__ == "__main__":
