@@ -100,7 +100,16 @@ class Achievements:
             seen = self._specials_seen = {}
         memo: dict = {}
         specials = self.cards.specials
+        revs = st.get("revs") if self.skip_unchanged_specials and self._own_reads_only() else None
+        turn = st["turn"]
         for p in self.tie_order():
+            if revs is not None:
+                # every condition reads only p's own cards and counters: while p's revision, counters and
+                # the available achievements stand still since p's last check at this moment, so do all
+                # their fingerprints, and none needs testing (the seen table is dropped with the caches)
+                stamp = (revs[p], turn["scored"][p], turn["tucked"][p], tuple(st["available"]["special"]))
+                if seen.get((when, p)) == stamp:
+                    continue
             keys: dict = {}     # per condition, its reads' fingerprints for this player
             for name in list(st["available"]["special"]):
                 if when is not None and timings[name] != when:
@@ -117,6 +126,16 @@ class Achievements:
                     self.claim_special(p, name)
                     memo.clear()
                     keys.clear()
+            if revs is not None:
+                seen[(when, p)] = (revs[p], turn["scored"][p], turn["tucked"][p], tuple(st["available"]["special"]))
+
+    def _own_reads_only(self) -> bool:
+        """Whether every special condition reads only the candidate player's own cards and counters."""
+        own = self.__dict__.get("_own_reads")
+        if own is None:
+            own = self.__dict__["_own_reads"] = all(
+                s.get("reads") and all(r.endswith(":you") for r in s["reads"]) for s in self.cards.specials.values())
+        return own
 
     def _condition(self, name: str, p: int) -> bool:
         chunk = self.cards.specials[name]["condition"]

@@ -6,7 +6,7 @@ test checks that every builtin of the table has an implementation here.
 from __future__ import annotations
 
 from . import teams
-from .state import is_top, locate, may_achieve, pile_icons, points
+from .state import board_table, is_top, locate, may_achieve, pile_icons, points
 
 
 def _list(v):
@@ -63,9 +63,15 @@ def _icons(e, f, icon, cs):
     cs = _list(cs)
     if not cs:
         return 0
-    piles = e.state["players"][f["you"]]["board"].values() if "you" in f else ()
-    if icon != e.cards.hex and cs == [c for pile in piles for c in pile["cards"]]:   # a whole board: its piles' tables
-        return sum(pile_icons(e.cards, pile).get(icon, 0) for pile in piles)
+    if icon != e.cards.hex and "you" in f:   # one pile of your board or all of it: its icon table
+        c0 = cs[0]
+        pile = e.state["players"][f["you"]]["board"].get(e.cards.color[c0]) if isinstance(c0, int) else None
+        if pile is not None and pile["cards"] and pile["cards"][0] == c0:
+            if cs == pile["cards"]:
+                return pile_icons(e.cards, pile).get(icon, 0)
+            board, table = board_table(e.cards, e.state, f["you"], e.icon_cache)
+            if cs == board:
+                return table.get(icon, 0)
     key = (e.state.get("rev", 0), tuple(cs))
     counts = e.icon_cache.get(key)
     if counts is None:
@@ -255,8 +261,15 @@ def _bonus(e, f, cs):
 
 
 def _board_places(e) -> dict:
-    """card -> (splay, is top) for every board card."""
-    out = {}
+    """card -> (splay, is top) for every board card (kept in the engine's derived cache for the
+    state's revision)."""
+    key = ("places", e.state.get("rev", 0))
+    out = e.icon_cache.get(key)
+    if out is not None:
+        return out
+    if len(e.icon_cache) > 4096:
+        e.icon_cache.clear()
+    out = e.icon_cache[key] = {}
     for pl in e.state["players"]:
         for pile in pl["board"].values():
             for i, c in enumerate(pile["cards"]):
@@ -282,7 +295,13 @@ def _bonuses(e, f, cs):
 def _bonus_points(e, f, p):
     if p is None:
         return 0
-    vals = _bonuses(e, f, [c for pile in e.state["players"][p]["board"].values() for c in pile["cards"]])
+    vals: list = []     # _bonuses of p's board, pile by pile
+    cards = e.cards
+    for pile in e.state["players"][p]["board"].values():
+        for i, c in enumerate(pile["cards"]):
+            printed = cards.bonus[c]
+            if printed:
+                vals += [printed[k] for k in cards.visible_positions(c, pile["splay"], i == 0) if printed[k]]
     return max(vals) + len(vals) - 1 if vals else 0
 
 

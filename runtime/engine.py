@@ -68,7 +68,7 @@ def _key(v):
 
 def _strict_in(value, options) -> bool:
     k = _key(value)
-    return any(k == _key(o) for o in options)
+    return any(o is value or (o == value and k == _key(o)) for o in options)   # == first: it is cheap
 
 
 def _show(value, limit: int = 80) -> str:

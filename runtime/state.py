@@ -219,6 +219,31 @@ def board_icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
     return sum(pile_icons(cards, pile).get(icon, 0) for pile in state["players"][p]["board"].values())
 
 
+def board_icons(cards: Cards, state: dict, p: int) -> dict:
+    """A player's whole icon table {icon: count}, from the piles' tables."""
+    out: dict = {}
+    for pile in state["players"][p]["board"].values():
+        if pile["cards"]:
+            for icon, n in pile_icons(cards, pile).items():
+                out[icon] = out.get(icon, 0) + n
+    return out
+
+
+def board_table(cards: Cards, state: dict, p: int, cache: dict) -> tuple[list[int], dict]:
+    """(p's board cards, p's icon table), kept in an engine's derived cache while p's revision stands
+    still (the cache is dropped with a rollback, whose path may reuse revision numbers)."""
+    revs = state.get("revs")
+    if revs is None:
+        return board_cards(state, p), board_icons(cards, state, p)
+    key = ("board", p, revs[p])
+    entry = cache.get(key)
+    if entry is None:
+        if len(cache) > 4096:
+            cache.clear()
+        entry = cache[key] = (board_cards(state, p), board_icons(cards, state, p))
+    return entry
+
+
 def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
     return sum(cards.counted_icons(cid, pile["splay"], i == 0).count(icon) for i, cid in enumerate(pile["cards"]))
 
@@ -260,6 +285,14 @@ def may_achieve(cards: Cards, state: dict, p: int, value: int) -> bool:
     """The achieve test: a score of at least 5 per age and a top card of at least that value (the Achieve
     action and the eligible() builtin both ask this)."""
     return points(cards, state, p) >= 5 * value and highest_top_value(cards, state, p) >= value
+
+
+def achievable(cards: Cards, state: dict, p: int, values) -> list:
+    """The values of ``values`` that pass may_achieve's test (the score counted once for all)."""
+    if not values:
+        return []
+    score, top = points(cards, state, p), highest_top_value(cards, state, p)
+    return [v for v in values if score >= 5 * v and top >= v]
 
 
 # ---------------------------------------------------------------- moves

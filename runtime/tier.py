@@ -42,7 +42,7 @@ _HANDOVER = {O.SELECT, O.SPLAY, O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOS
              O.MOVE, O.WIN, O.LOSE, O.EXECUTE, O.DOGMA, O.END_DOGMA,   # MOVE: the owner may order cards onto one pile
              O.ACT, O.ACT_END}                                  # ACT: another player is 'you' for a while
 _INLINE = {O.CONST, O.POP, O.DUP, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.COMPARE,
-           O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT}
+           O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT, O.LIST_NEW, O.APPEND}
 _CMP_OPS = {2: "<", 3: "<=", 4: ">", 5: ">="}
 
 _cache: dict = {}      # (bundle source hash, chunk key) -> (code, consts, function)
@@ -131,7 +131,7 @@ def translate(chunk: dict, name: str = "chunk") -> str:
 
 _EMULATED = {O.BINARY, O.NEG, O.IN, O.HAS_ICON, O.IS_COLOR, O.PLAYERS, O.ZONE_GLOBAL, O.DECK, O.FILTER_POS,
              O.FILTER_ICON, O.FILTER_COLOR, O.FILTER_VALUE, O.FILTER_VALUES, O.FILTER_NAME, O.TRANSFER,
-             O.DRAW, O.DID, O.SET_DID, O.LIST_NEW, O.APPEND, O.PICK_SINGLE, O.CLAIM, O.LOAD_ACTION,
+             O.DRAW, O.DID, O.SET_DID, O.PICK_SINGLE, O.CLAIM, O.LOAD_ACTION,
              O.STORE_ACTION, O.DRAW_SET, O.ZONE_SET, O.TRANSFER_SET}
 
 
@@ -174,8 +174,9 @@ def _block(code, consts, depth, start, end) -> list[str]:
         elif op == O.COMPARE:
             a, b = f"s{d - 2}", top
             lines.append(f"pc = {pc}")
-            if ins[1] in _CMP_OPS:
-                lines.append(f"{a} = _num({a}) {_CMP_OPS[ins[1]]} _num({b})")
+            if ins[1] in _CMP_OPS:   # _num inline for a plain int, the usual case
+                lines.append(f"{a} = ({a} if {a}.__class__ is int else _num({a})) {_CMP_OPS[ins[1]]} "
+                             f"({b} if {b}.__class__ is int else _num({b}))")
             else:
                 lines.append(f"{a} = {a} {'==' if ins[1] == 0 else '!='} {b}")
         elif op == O.CALL:
@@ -187,6 +188,13 @@ def _block(code, consts, depth, start, end) -> list[str]:
                 lines.append(f"s{d - argc} = IMPL[{fname!r}](engine, frame{', ' if args else ''}{args})")
             else:
                 lines.append(f"s{d - argc} = builtins_impl.call(engine, frame, {fname!r}, [{args}])")
+        elif op == O.LIST_NEW:
+            lines.append(f"s{d} = []")
+        elif op == O.APPEND:      # as the VM: a list is added item by item
+            slot = ins[1]
+            lines += [f"if loc[{slot}] is None:", f"    loc[{slot}] = []",
+                      f"if isinstance({top}, list):", f"    loc[{slot}].extend({top})",
+                      "else:", f"    loc[{slot}].append({top})"]
         elif op == O.ZONE:
             lines.append(f"pc = {pc}")
             lines.append(f"{top} = _zone(engine, {top}, {O.ENUMS['zone'][ins[1]]!r})")

@@ -13,7 +13,7 @@ order, opponents, neighbours, teams) is runtime/teams.py's.
 from __future__ import annotations
 
 from . import teams
-from .state import highest_top_value, may_achieve, remove_from_anywhere, top_cards
+from .state import achievable, highest_top_value, remove_from_anywhere, top_cards
 
 
 class Turn:
@@ -56,7 +56,7 @@ class Turn:
         acts = [{"type": "draw"}]
         acts += [{"type": "meld", "card": c} for c in st["players"][p]["hand"]]
         ages = sorted({self.cards.age[c] for c in st["available"]["standard"]})
-        acts += [{"type": "achieve", "age": a} for a in ages if may_achieve(self.cards, st, p, a)]
+        acts += [{"type": "achieve", "age": a} for a in achievable(self.cards, st, p, ages)]
         # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
         acts += [{"type": "dogma", "card": c} for c in top_cards(st, p) if self.may_dogma(c)]
         if self._parley() and st["players"][p]["hand"]:
