@@ -7,6 +7,12 @@ Answers are in the view's terms; ``answer_for`` turns them into the engine's,
 and ``bot_answer(game, player, bot, seed, **options)`` is the one call that
 gives any bot's answer for a game and a seat.
 
+A bot that picks among the options by their places alone (``options_only``: the random bot)
+gets the pending decision as the engine has it, without any view, and answers in its terms (it
+reads neither cards nor hidden handles, so it learns nothing a view would hide). A bot that never
+reads the dogma options' previews says so (``previews = False``) and gets its decision without them; the rest of its view is built only if it asks, and then only the parts it
+reads (views.LazyView: the players on their own, the rest at once).
+
 - ``RandomBot`` ("random"): uniform among the legal answers, from its own seeded RNG.
 - ``GreedyBot`` ("greedy"): achieves when it can; melds a card that closes the gap on an
   opponent's demand icon; melds a card that raises its highest top card; uses
@@ -21,7 +27,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .views import decision_view, resolve_answer, view as full_view
+from .views import LazyView, decision_view, resolve_answer
 
 
 def _handle(o):
@@ -32,6 +38,8 @@ def _handle(o):
 
 class Bot:
     name = "bot"
+    previews = True    # whether it reads the dogma options' previews (without them its decision costs less)
+    options_only = False   # whether it picks among the options by their places alone (then: no view at all)
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
@@ -42,6 +50,8 @@ class Bot:
 
 class RandomBot(Bot):
     name = "random"
+    previews = False
+    options_only = True
 
     def answer(self, decision: dict, view=None):
         rng = self.rng
@@ -72,6 +82,7 @@ KEEP = {"meld", "score", "achieve", "take", "keep", "reveal", "choose", "tuck"}
 
 class GreedyBot(RandomBot):
     name = "greedy"
+    options_only = False
 
     def answer(self, decision: dict, view=None):
         kind, options = decision["kind"], decision["options"]
@@ -152,8 +163,12 @@ def answer_for(game, bot: Bot, player: int):
     """Ask a bot, showing it only its player's view; return the answer in the engine's terms."""
     engine = game.engine
     pending = engine.pending
-    decision = decision_view(engine.cards, engine.state, player)
-    answer = bot.answer(decision, lambda: full_view(engine.cards, engine.state, player))
+    if getattr(bot, "options_only", False) and not pending.get("one_per_color"):
+        # it never looks at what an option is, only at how many there are and where: the pending
+        # decision as it is, its answer already in the engine's terms (a colour per card needs the view)
+        return resolve_answer(engine.cards, engine.state, pending, bot.answer(pending, None))
+    decision = decision_view(engine.cards, engine.state, player, getattr(bot, "previews", True))
+    answer = bot.answer(decision, lambda: LazyView(engine.cards, engine.state, player))
     return resolve_answer(engine.cards, engine.state, pending, answer)
 
 

@@ -232,6 +232,7 @@ def _engine_action(o: dict) -> dict:
 
 class HeuristicBot(GreedyBot):
     name = "heuristic"
+    previews = True     # it weighs who would share a dogma
     samples = 4
 
     def __init__(self, seed: int = 0):

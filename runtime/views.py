@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Mapping
 
 from . import teams as T
 from . import zones as Z
-from .state import Cards, board_icon_count as icon_count, pile_echoes, points
+from .state import Cards, board_icons, pile_echoes, points
 
 
 def token(state: dict, cid: int) -> str:
@@ -84,8 +85,7 @@ def _ages(cards: Cards, ids) -> list[int]:
     return sorted(cards.age[c] for c in ids if isinstance(c, int))
 
 
-def view(cards: Cards, state: dict, viewer: int | None) -> dict:
-    """The state as `viewer` may see it (None: a spectator)."""
+def _players(cards: Cards, state: dict, viewer: int | None) -> list[dict]:
     players = []
     for p, pl in enumerate(state["players"]):
         own = viewer == p
@@ -94,7 +94,7 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
             "eliminated": pl.get("eliminated", False),
             "board": {color: {"splay": pile["splay"], "cards": [card_face(cards, c) for c in pile["cards"]]}
                       for color, pile in pl["board"].items()},
-            "icons": {i: icon_count(cards, state, p, i) for i in cards.icons},
+            "icons": {i: icons.get(i, 0) for icons in (board_icons(cards, state, p),) for i in cards.icons},
             "hand": ([card_face(cards, c) for c in pl["hand"]] if own else
                      {"count": len(pl["hand"]), "ages": _ages(cards, pl["hand"])}),
             "score": ([card_face(cards, c) for c in pl["score"]] if own else
@@ -111,6 +111,12 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
             entry["partner"] = T.partners(state, p)[0]
             entry["team"] = T.team_index(state, p)
         players.append(entry)
+    return players
+
+
+def view(cards: Cards, state: dict, viewer: int | None) -> dict:
+    """The state as `viewer` may see it (None: a spectator)."""
+    players = _players(cards, state, viewer)
     decision = decision_view(cards, state, viewer)
     out = {
         "edition": state["edition"],
@@ -137,6 +143,44 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
     return out
 
 
+class LazyView(Mapping):
+    """view() as a read-only mapping built as it is read (for a bot, which may read only the players):
+    "players" and the plain keys on their own, anything else from the whole view, built once. Every key
+    reads as in view() while the state stands still."""
+
+    _PLAIN = {"edition": lambda s: s["edition"], "phase": lambda s: s["phase"],
+              "turn": lambda s: {k: s["turn"][k] for k in ("number", "active", "actions_left")}}
+
+    def __init__(self, cards: Cards, state: dict, viewer: int | None):
+        self._cards, self._state, self._viewer = cards, state, viewer
+        self._built: dict = {"viewer": viewer}
+        self._order: list | None = None    # view()'s keys, once the whole view is built
+
+    def __getitem__(self, key):
+        built = self._built
+        if key not in built:
+            if key == "players":
+                built[key] = _players(self._cards, self._state, self._viewer)
+            elif key in self._PLAIN:
+                built[key] = self._PLAIN[key](self._state)
+            elif self._order is None:
+                whole = view(self._cards, self._state, self._viewer)
+                self._order = list(whole)
+                built.update({k: v for k, v in whole.items() if k not in built})
+        return built[key]
+
+    def _keys(self) -> list:
+        if self._order is None:
+            self["decision"]
+        return self._order
+
+    def __iter__(self):
+        return iter(self._keys())
+
+    def __len__(self):
+        return len(self._keys())
+
+
 def zone_view(cards: Cards, state: dict, p: int, zone: str, viewer: int | None) -> dict:
     """One player's set zone as the viewer may see it."""
     ids = state["players"][p]["zones"][zone]
@@ -161,15 +205,17 @@ def effect_english(edition: str, cards: Cards, decision: dict) -> str | None:
         return None
 
 
-def decision_view(cards: Cards, state: dict, viewer: int | None):
-    """The pending decision as the viewer sees it: who and what for everyone, the options only for the decider."""
+def decision_view(cards: Cards, state: dict, viewer: int | None, previews: bool = True):
+    """The pending decision as the viewer sees it: who and what for everyone, the options only for the decider
+    (previews=False: the dogma options without their previews, for a bot that never reads them)."""
     pending = state.get("pending")
     if pending is None:
         return None
     decision = {"id": pending["id"], "player": pending["player"], "kind": pending["kind"]}
     if viewer == pending["player"]:
         decision.update({k: v for k, v in pending.items() if k not in ("options",)})
-        decision["options"] = [option_view(cards, state, pending, o, viewer) for o in pending["options"]]
+        tables: dict | None = {} if previews else None     # the players' icon tables, once per decision
+        decision["options"] = [option_view(cards, state, pending, o, viewer, tables) for o in pending["options"]]
         decision.update(decision_context(cards, state, pending))
     return decision
 
@@ -202,7 +248,7 @@ def decision_context(cards: Cards, state: dict, pending: dict) -> dict:
     return out
 
 
-def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
+def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int, tables: dict | None = None):
     kind = pending["kind"]
     if kind in ("select_cards", "order", "initial_meld") and isinstance(option, int):
         if pending.get("unrevealed"):   # an unrevealed choice: the back only, whoever could see the card
@@ -211,8 +257,8 @@ def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
     if kind == "action":
         out = dict(option)
         if "card" in out:
-            if out["type"] == "dogma":
-                out["preview"] = dogma_preview(cards, state, pending["player"], out["card"])
+            if out["type"] == "dogma" and tables is not None:
+                out["preview"] = dogma_preview(cards, state, pending["player"], out["card"], tables)
             out["card"] = card_face(cards, out["card"])
         return out
     if kind == "select_cards" and isinstance(option, str):
@@ -220,12 +266,17 @@ def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int):
     return option
 
 
-def dogma_preview(cards: Cards, state: dict, p: int, cid: int) -> dict:
+def dogma_preview(cards: Cards, state: dict, p: int, cid: int, tables: dict | None = None) -> dict:
     """Who would share this dogma's non-demand and echo effects and who would be hit by its demands, from
     the current icon counts (the dogma icon: as many or more shares, fewer is demanded of); ``echo_cards``
-    names the cards whose echo effects would run first (the pile's visible ones, deepest first)."""
+    names the cards whose echo effects would run first (the pile's visible ones, deepest first). tables:
+    the players' icon tables by player, filled as needed (shared by the previews of one decision)."""
     icon = cards.cards[cid]["dogma"]
-    counts = [icon_count(cards, state, q, icon) for q in range(len(state["players"]))]
+    tables = {} if tables is None else tables
+    for q in range(len(state["players"])):
+        if q not in tables:
+            tables[q] = board_icons(cards, state, q)
+    counts = [tables[q].get(icon, 0) for q in range(len(state["players"]))]
     kinds = {e["kind"] for e in cards.cards[cid]["effects"]} - {"echo"}
     echoes = pile_echoes(cards, state, cid)
     others = [q for q, pl in enumerate(state["players"]) if q != p and not pl.get("eliminated")]

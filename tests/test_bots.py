@@ -165,3 +165,31 @@ def test_a_pruned_search_is_seeded_and_keeps_to_the_heuristic_best():
         answers = [answer_for(game, SearchBot(i, iterations=12, prune=2), p) for _ in range(2)]
         assert answers[0] == answers[1]
         assert answers[0] in [resolve_answer(eng.cards, eng.state, eng.pending, scored[j][0]) for j in top]
+
+
+class _FullViewBot:
+    """A bot as it was before the cheap paths: every decision with its previews, the view built whole."""
+
+    def __init__(self, bot):
+        self.bot, self.name, self.previews = bot, bot.name, True
+
+    def answer(self, decision, view):
+        return self.bot.answer(decision, lambda: dict(view()))
+
+
+@pytest.mark.parametrize("kind,edition,sets", [("random", "3e", []), ("random", "4e", ["echoes"]),
+                                               ("greedy", "3e", ["echoes"]), ("greedy", "4e", [])])
+def test_bots_play_the_same_games_without_previews_and_with_a_lazy_view(kind, edition, sets):
+    """A bot given the options alone (random), or its decision without previews and a view that it reads
+    in part (greedy), answers as it would with the whole decision and view."""
+    def play(wrap):
+        game = Game.new(edition=edition, players=2, seed=11, fast=True, sets=sets)
+        bots = [wrap(BOTS[kind](11 + p)) for p in range(2)]
+        n = 0
+        while not game.over and n < 400:
+            p = game.decision["player"]
+            game.apply(answer_for(game, bots[p], p))
+            n += 1
+        return game.save()
+    assert BOTS[kind].previews is False and BOTS[kind].options_only is (kind == "random")
+    assert play(lambda b: b) == play(_FullViewBot)

@@ -5,7 +5,7 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, IllegalAnswer
-from innoscript.runtime.bots import RandomBot
+from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.views import resolve_token
 from leaks import check_seat, hidden_from, leaks
 
@@ -90,3 +90,21 @@ def test_undo_restores_the_state(bundle):
     assert game.can_undo
     game.undo()
     assert game.save() == before
+
+
+@pytest.mark.parametrize("sets", [[], ["echoes"]])
+def test_a_lazy_view_reads_as_the_view(sets):
+    """views.LazyView, part by part or whole, equals view() for every viewer at every decision."""
+    from innoscript.runtime.views import LazyView, view
+    game = Game.new("3e", 2, 5, fast=True, sets=sets)
+    bot = RandomBot(1)
+    for _ in range(120):
+        if game.over:
+            break
+        for p in (0, 1, None):
+            whole = view(game.cards, game.state, p)
+            lazy = LazyView(game.cards, game.state, p)
+            assert lazy["players"] == whole["players"] and lazy["turn"] == whole["turn"]
+            assert list(lazy) == list(whole) and dict(lazy) == whole
+            assert lazy.get("no such key") is None
+        game.apply(answer_for(game, bot, game.decision["player"]))
