@@ -134,3 +134,23 @@ def test_a_true_card_id_is_refused_on_load(bundle, saves):
     hand[0] = True
     with pytest.raises(BadSave):
         Game.load(json.dumps(data), bundle=bundle)
+
+
+def test_the_fast_schema_check_agrees_with_jsonschema(saves):
+    """A saved game passes the compiled schema check exactly when jsonschema finds nothing against it
+    (the fast check only spares jsonschema's work on a conforming save)."""
+    pytest.importorskip("fastjsonschema")
+    from innoscript.runtime.game import _conforms_fast, _schema_error
+    rng = random.Random(15)
+    verdicts = set()
+    for _ in range(EXAMPLES):
+        data = json.loads(rng.choice(saves))
+        _mutate(rng, data)
+        fast = _conforms_fast(data)
+        try:
+            slow = _schema_error(data) is None
+        except BadSave:
+            slow = False
+        assert fast == slow, json.dumps(data)[:300]
+        verdicts.add(fast)
+    assert verdicts == {True, False}
