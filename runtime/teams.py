@@ -68,11 +68,10 @@ def seating(state: dict) -> list[int]:
 
 def players_from(state: dict, p: int, include_self: bool) -> list[int]:
     """Players still in the game in turn order from p's left (p itself last when included)."""
-    order = seating(state)
+    order = state.get("seating") or range(len(state["players"]))
     i = order.index(p)
     pls = state["players"]
-    out = [order[(i + k) % len(order)] for k in range(1, len(order))]
-    out = [q for q in out if not pls[q].get("eliminated")]
+    out = [q for q in (*order[i + 1:], *order[:i]) if not pls[q].get("eliminated")]
     return out + [p] if include_self else out
 
 
