@@ -4,6 +4,7 @@
     python benchmarks/bench.py --baseline REF     # against any commit
     python benchmarks/bench.py --baseline none    # this tree only
     python benchmarks/bench.py --quick --json FILE
+    python benchmarks/bench.py --compiled DIR     # and the compiled build in DIR (scripts/build-compiled)
 
 The baseline is exported with ``git archive`` into a temporary folder and
 imported from there (PYTHONPATH puts it before the installed package).  Every
@@ -11,6 +12,7 @@ figure is measured in its own subprocess, alternately on the baseline and on
 this tree (same seeds, same games, each side with its own warm bundle cache),
 several rounds; a side's figure is the median of its rounds and the ratio is
 a speed-up: new/old for rates, old/new for times, so above 1 is faster now.
+With --compiled, the compiled build of this tree is a third side, measured in the same alternation.
 A figure the baseline cannot measure (a set or a tier it does not have) has
 no ratio.  ``same_games`` says whether both sides played the same games (the
 winners, reasons and turns of every seed): card fixes since the baseline may
@@ -85,9 +87,10 @@ def task_help(runs):
     return {"help_s": median_time(lambda: subprocess.run(exe, capture_output=True), runs)}
 
 
-def task_games(edition, sets, bot, games, first_seed=0):
+def task_games(edition, sets, bot, games, fast=True):
     """Complete 2-player games as `innoscript simulate` plays them (fast games, one bot per seat, seeded
-    as simulate seeds them); the digest of every game's outcome shows whether both sides played the same."""
+    as simulate seeds them); the digest of every game's outcome shows whether both sides played the same.
+    fast=False: as a server plays them, with the rollback snapshot and the undo record of every answer."""
     from innoscript.runtime import Game
     from innoscript.runtime.bots import BOTS, play_bots
     if sets and not _has_sets():
@@ -95,12 +98,12 @@ def task_games(edition, sets, bot, games, first_seed=0):
     bundle = _bundle(edition, sets)
 
     def play(seed):
-        g = Game.new(edition, 2, seed, bundle=bundle, fast=True)
+        g = Game.new(edition, 2, seed, bundle=bundle, fast=fast)
         play_bots(g, [BOTS[bot](seed * 7919 + p * 104729 + 2) for p in range(2)])
         return g.state["result"]["winners"], g.state["result"]["reason"], g.state["turn"]["number"]
     play(10 ** 6)   # warm-up
     t = time.perf_counter()
-    outcomes = [play(first_seed + s) for s in range(games)]
+    outcomes = [play(s) for s in range(games)]
     dt = time.perf_counter() - t
     if not games:
         return {}
@@ -245,14 +248,29 @@ def task_effects(reps, checks):
                "python_us": timed([fresh() for _ in range(reps)], hand)}
         if has_tier:
             timed([fresh("compiled") for _ in range(3)], script)      # the tier's one-time translation
-            row["compiled_us"] = timed([fresh("compiled") for _ in range(reps)], script)
+            row["tier_us"] = timed([fresh("compiled") for _ in range(reps)], script)
         out[name] = row
     return out
 
 
+def task_server(clients, answers, think):
+    """benchmarks/server.py: clients playing at once against one server (answers per second, round trips);
+    nothing for a version whose protocol the client does not speak (the default baseline's)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "server.json")
+        r = subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "server.py"), "--clients",
+                            str(clients), "--answers", str(answers), "--think", str(think), "--json", out],
+                           capture_output=True)
+        if r.returncode != 0:
+            return {}
+        with open(out) as f:
+            d = json.load(f)
+    return {k: d[k] for k in ("answers_per_s", "p50_ms", "p99_ms", "max_ms")}
+
+
 TASKS = {"compile": task_compile, "cold_process": task_cold_process, "warm_load": task_warm_load,
          "help": task_help, "games": task_games, "instructions": task_instructions, "save_load": task_save_load,
-         "effects": task_effects}
+         "effects": task_effects, "server": task_server}
 
 
 def worker(spec: str) -> None:
@@ -336,6 +354,7 @@ def main() -> None:
     ap.add_argument("--baseline", default=DEFAULT_BASELINE,
                     help=f"the commit to compare with (default: {DEFAULT_BASELINE}, the code before the speed "
                          "work); 'none' for this tree only")
+    ap.add_argument("--compiled", metavar="DIR", help="also measure the compiled build in DIR (scripts/build-compiled)")
     ap.add_argument("--rounds", type=int, help="alternations per figure (default: 3, 1 with --quick)")
     ap.add_argument("--json", help="write the figures to this file")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -344,8 +363,8 @@ def main() -> None:
         return worker(args.worker)
     quick = args.quick
     rounds = args.rounds or (1 if quick else 3)
-    runs = 2 if quick else 5
-    games = {"base": 4 if quick else 80, "echoes": 2 if quick else 24, "greedy": 3 if quick else 40}
+    runs = 2 if quick else 3
+    games = {"base": 4 if quick else 50, "echoes": 2 if quick else 16, "greedy": 3 if quick else 20}
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
@@ -364,7 +383,10 @@ def main() -> None:
                 out["baseline"] = {"ref": args.baseline, "commit": ref}
             except (subprocess.CalledProcessError, FileNotFoundError) as err:
                 log(f"no baseline ({err}): this tree only")
+        if args.compiled:
+            sides.append(Side("compiled", str(Path(args.compiled).resolve())))
         for s in sides:                   # each side's bundles compiled once, outside the timings
+            log(f"{s.name}: preparing")
             s.run("warm_load", 1)
             if _side_has_echoes(s):
                 s.run("games", "3e", ["echoes"], "random", 0), s.run("games", "4e", ["echoes"], "random", 0)
@@ -375,14 +397,18 @@ def main() -> None:
             plan.append((f"random_{ed}", "games", [ed, [], "random", games["base"]]))
         for ed in ("3e", "4e"):
             plan.append((f"random_{ed}_echoes", "games", [ed, ["echoes"], "random", games["echoes"]]))
-        plan += [("greedy_3e", "games", ["3e", [], "greedy", games["greedy"]]),
+        plan += [("random_3e_rollback", "games", ["3e", [], "random", games["base"], False]),
+                 ("greedy_3e", "games", ["3e", [], "greedy", games["greedy"]]),
                  ("greedy_4e", "games", ["4e", [], "greedy", games["greedy"]]),
                  ("save_load_3e", "save_load", ["3e", 20 if quick else 200]),
-                 ("effects_checks", "effects", [30 if quick else 300, True]),
-                 ("effects_no_checks", "effects", [30 if quick else 300, False])]
+                 ("effects_checks", "effects", [30 if quick else 200, True]),
+                 ("effects_no_checks", "effects", [30 if quick else 200, False])]
         figures: dict = {}
         for label, task, targs in plan:
             figures[label] = measure(sides, task, targs, rounds, log)
+        # clients answering about every think seconds (the last figure): two rounds
+        figures["server"] = measure(
+            sides, "server", [5, 3, 0.0] if quick else [50, 20, 1.0], min(rounds, 2), log)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         for s in sides:
@@ -405,12 +431,17 @@ def main() -> None:
             out[f"games_per_second_{k.removeprefix('random_')}"] = round(v["games_per_s"], 1)
     side_by_side = {}
     for label, fig in figures.items():
-        row = {"new": fig["new"]}
+        row = dict(fig)
         if "old" in fig:
-            row["old"] = fig["old"]
             row["speedup"] = _speedups(fig["new"], fig["old"])
             if isinstance(fig["new"], dict) and "digest" in fig["new"] and "digest" in fig["old"]:
                 row["same_games"] = fig["new"]["digest"] == fig["old"]["digest"]
+        if "compiled" in fig:
+            if "old" in fig:
+                row["speedup_compiled"] = _speedups(fig["compiled"], fig["old"])
+            row["compiled_over_new"] = _speedups(fig["compiled"], fig["new"])
+            if isinstance(fig["new"], dict) and "digest" in fig["new"]:
+                row["compiled_same_games"] = fig["new"]["digest"] == fig["compiled"].get("digest")
         side_by_side[label] = row
     out["side_by_side"] = side_by_side
     text = json.dumps(out, indent=2)
