@@ -15,6 +15,9 @@ from . import readsets, sets, teams, vm
 from .state import GameOver, place, remove_from_anywhere
 
 
+_OWN = {"board:you", "zones:you", "counters:you"}
+
+
 class Achievements:
     """Achievements, winning and losing. Mixed into the Engine (runtime/engine.py)."""
 
@@ -130,11 +133,12 @@ class Achievements:
                 seen[(when, p)] = (revs[p], turn["scored"][p], turn["tucked"][p], tuple(st["available"]["special"]))
 
     def _own_reads_only(self) -> bool:
-        """Whether every special condition reads only the candidate player's own cards and counters."""
+        """Whether every special condition reads only the candidate player's own board, zones and counters
+        (places whose every change moves the player's revision counter, or the counters themselves)."""
         own = self.__dict__.get("_own_reads")
         if own is None:
             own = self.__dict__["_own_reads"] = all(
-                s.get("reads") and all(r.endswith(":you") for r in s["reads"]) for s in self.cards.specials.values())
+                s.get("reads") and set(s["reads"]) <= _OWN for s in self.cards.specials.values())
         return own
 
     def _condition(self, name: str, p: int) -> bool:

@@ -35,8 +35,9 @@ def fingerprint(state: dict, read: str, p: int, memo: dict, keep: dict):
     zone, _, scope = read.partition(":")
     if scope == "you":
         revs = state.get("revs")
-        if revs is not None and zone != "counters":
-            # p's revision counter moves whenever p's cards change: while it stands still the
+        if revs is not None and zone not in ("counters", "hand"):
+            # p's revision counter moves whenever p's cards change (a plain draw into the hand
+            # excepted: it takes the card off a supply pile only): while it stands still the
             # contents do too, and the fingerprint kept with it is reused without looking
             last = keep.get(key)
             if last is not None and last[0] == revs[p]:

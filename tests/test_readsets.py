@@ -107,3 +107,19 @@ def test_games_identical_with_and_without_skipping(edition):
     bundle = load_bundle(edition)
     for seed in range(3):
         assert _play(bundle, seed, True) == _play(bundle, seed, False)
+
+
+def test_a_condition_on_the_hand_is_retested_after_a_plain_draw(bundle):
+    """A plain draw takes its card off a supply pile and moves no revision counter of the player's: a
+    condition that reads the hand is tested again all the same."""
+    engine = build_state(POSITION, bundle)
+    chunk = compile_condition("count(your hand) >= 4", "test", vocabulary(bundle["manifest"]))
+    assert read_set(chunk) == ["hand:you"]
+    engine.cards.specials = dict(engine.cards.specials)
+    engine.cards.specials["World"] = dict(engine.cards.specials["World"], condition=chunk, reads=read_set(chunk))
+    engine.check_specials()
+    assert "World" in engine.state["available"]["special"]      # two cards in hand
+    engine.draw_one(0, 1)
+    engine.draw_one(0, 1)
+    engine.check_specials()
+    assert "World" in engine.state["players"][0]["achievements"]
