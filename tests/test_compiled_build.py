@@ -14,12 +14,15 @@ PLAY = """
 import json, sys
 import innoscript.runtime.readsets as r
 from innoscript.runtime import Game
-from innoscript.runtime.bots import play_random
+from innoscript.runtime.bots import GreedyBot, play_bots, play_random
 out = []
 for seed in range(3):
     g = Game.new("3e", 2, seed, fast=True, sets=["echoes"] if seed == 2 else None)
     play_random(g, seed)
     out.append(g.save())
+g = Game.new("4e", 2, 5, fast=True)
+play_bots(g, [GreedyBot(1), GreedyBot(2)])      # a bot whose view is no dict, though annotated so
+out.append(g.save())
 print(json.dumps({"module": r.__file__, "games": out}))
 """
 
@@ -36,7 +39,7 @@ def _play(env):
                     reason="the compiled build needs Cython and a C compiler")
 def test_a_compiled_module_plays_the_same_games(tmp_path):
     out = tmp_path / "compiled"
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build-compiled"), str(out), "--modules", "readsets"],
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "build-compiled"), str(out), "--modules", "readsets,bots"],
                        capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stderr[-2000:]
     env = dict(os.environ, INNOSCRIPT_CACHE=str(tmp_path / "cache"))
