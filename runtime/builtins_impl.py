@@ -63,16 +63,22 @@ def _icons(e, f, icon, cs):
     cs = _list(cs)
     if not cs:
         return 0
-    if icon != e.cards.hex and "you" in f:   # one pile of your board or all of it: its icon table
+    key = None
+    if "you" in f:   # one pile of your board or all of it: its icon table
         c0 = cs[0]
         pile = e.state["players"][f["you"]]["board"].get(e.cards.color[c0]) if isinstance(c0, int) else None
         if pile is not None and pile["cards"] and pile["cards"][0] == c0:
-            if cs == pile["cards"]:
-                return pile_icons(e.cards, pile).get(icon, 0)
-            board, table = board_table(e.cards, e.state, f["you"], e.icon_cache)
-            if cs == board:
-                return table.get(icon, 0)
-    key = (e.state.get("rev", 0), tuple(cs))
+            if icon != e.cards.hex:
+                if cs == pile["cards"]:
+                    return pile_icons(e.cards, pile).get(icon, 0)
+                board, table = board_table(e.cards, e.state, f["you"], e.icon_cache)
+                if cs == board:
+                    return table.get(icon, 0)
+            elif cs == pile["cards"] and "revs" in e.state:
+                # the hex and its likes of one of your piles: kept while your revision stands still
+                key = ("hex", f["you"], e.cards.color[c0], e.state["revs"][f["you"]])
+    if key is None:
+        key = (e.state.get("rev", 0), tuple(cs))
     counts = e.icon_cache.get(key)
     if counts is None:
         counts = _count_icons(e, cs)
