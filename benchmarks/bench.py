@@ -99,15 +99,17 @@ def task_games(edition, sets, bot, games, fast=True):
 
     def play(seed):
         g = Game.new(edition, 2, seed, bundle=bundle, fast=fast)
-        play_bots(g, [BOTS[bot](seed * 7919 + p * 104729 + 2) for p in range(2)])
-        return g.state["result"]["winners"], g.state["result"]["reason"], g.state["turn"]["number"]
+        n = play_bots(g, [BOTS[bot](seed * 7919 + p * 104729 + 2) for p in range(2)])
+        return g.state["result"]["winners"], g.state["result"]["reason"], g.state["turn"]["number"], n
     play(10 ** 6)   # warm-up
     t = time.perf_counter()
     outcomes = [play(s) for s in range(games)]
     dt = time.perf_counter() - t
     if not games:
         return {}
-    return {"games_per_s": games / dt, "ms_per_game": dt / games * 1000,
+    turns, decisions = sum(o[2] for o in outcomes), sum(o[3] for o in outcomes)
+    return {"games_per_s": games / dt, "ms_per_game": dt / games * 1000, "turns_per_game": turns / games,
+            "decisions_per_s": decisions / dt, "turns_per_s": turns / dt,
             "digest": hashlib.sha256(json.dumps(outcomes).encode()).hexdigest()[:12]}
 
 
@@ -357,6 +359,7 @@ def main() -> None:
     ap.add_argument("--compiled", metavar="DIR", help="also measure the compiled build in DIR (scripts/build-compiled)")
     ap.add_argument("--rounds", type=int, help="alternations per figure (default: 3, 1 with --quick)")
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--only", metavar="NAME[,NAME]", help="only these figures (names as in the JSON's side_by_side)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -403,12 +406,13 @@ def main() -> None:
                  ("save_load_3e", "save_load", ["3e", 20 if quick else 200]),
                  ("effects_checks", "effects", [30 if quick else 200, True]),
                  ("effects_no_checks", "effects", [30 if quick else 200, False])]
+        # clients answering about every think seconds (the last figure): two rounds
+        plan.append(("server", "server", [5, 3, 0.0] if quick else [50, 20, 1.0]))
+        only = set(args.only.split(",")) if args.only else None
         figures: dict = {}
         for label, task, targs in plan:
-            figures[label] = measure(sides, task, targs, rounds, log)
-        # clients answering about every think seconds (the last figure): two rounds
-        figures["server"] = measure(
-            sides, "server", [5, 3, 0.0] if quick else [50, 20, 1.0], min(rounds, 2), log)
+            if only is None or label in only:
+                figures[label] = measure(sides, task, targs, min(rounds, 2) if task == "server" else rounds, log)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         for s in sides:
@@ -417,15 +421,15 @@ def main() -> None:
     # the figures of this tree at the top level (the keys a reader or a test looks up), then each
     # measure side by side with its speed-up
     new = {k: v["new"] for k, v in figures.items()}
-    out.update({
-        "cold_compile_both_editions_s": new["cold_compile"]["cold_compile_both_editions_s"],
-        "cold_compile_fresh_process_s": new["cold_process"]["cold_compile_fresh_process_s"],
-        "warm_load_both_editions_s": new["warm_load"]["warm_load_both_editions_s"],
-        "help_s": new["help"]["help_s"],
-        "vm_instructions_per_second": int(new["vm_instructions"]["vm_instructions_per_s"]),
-        "vm_vs_python": {name: {**row, "ratio": round(row["vm_us"] / row["python_us"], 2)}
-                         for name, row in new["effects_checks"].items()},
-    })
+    top = {"cold_compile_both_editions_s": ("cold_compile", "cold_compile_both_editions_s"),
+           "cold_compile_fresh_process_s": ("cold_process", "cold_compile_fresh_process_s"),
+           "warm_load_both_editions_s": ("warm_load", "warm_load_both_editions_s"), "help_s": ("help", "help_s")}
+    out.update({k: new[label][fig] for k, (label, fig) in top.items() if label in new})
+    if "vm_instructions" in new:
+        out["vm_instructions_per_second"] = int(new["vm_instructions"]["vm_instructions_per_s"])
+    if "effects_checks" in new:
+        out["vm_vs_python"] = {name: {**row, "ratio": round(row["vm_us"] / row["python_us"], 2)}
+                               for name, row in new["effects_checks"].items()}
     for k, v in new.items():
         if k.startswith(("random_", "greedy_")) and v:
             out[f"games_per_second_{k.removeprefix('random_')}"] = round(v["games_per_s"], 1)
