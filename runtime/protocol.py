@@ -96,6 +96,40 @@ def validator_for(t: str):
     return _VALIDATORS[t]
 
 
+_FAST: dict = {}
+
+
+def conforms_fast(t: str, msg) -> bool:
+    """Whether a client message of type t conforms, by a validator compiled once per type (fastjsonschema,
+    when installed): about twenty times faster than jsonschema on a conforming message, the common case.
+    False means 'ask jsonschema', which words the complaint and stays the judge: a message with a float
+    anywhere always goes to it (its integers are strict: 1.0 is none), and a test checks that both agree."""
+    check = _FAST.get(t)
+    if check is None:
+        try:
+            import fastjsonschema
+            check = fastjsonschema.compile({"$ref": f"#/$defs/{t}", "$defs": schema("protocol.schema.json")["$defs"]})
+        except Exception:   # not installed, or a schema it cannot compile: jsonschema alone
+            check = False
+        _FAST[t] = check
+    if check is False:
+        return False
+    stack = [msg]
+    while stack:            # _check_shape has bounded the size and depth already
+        v = stack.pop()
+        if isinstance(v, float):
+            return False
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    try:
+        check(msg)
+        return True
+    except Exception:       # a complaint: jsonschema words it
+        return False
+
+
 def _parse_int(text: str) -> int:
     if len(text.lstrip("-")) > LIMITS["integer_digits"]:
         raise ProtocolError("bad_message", f"an integer of more than {LIMITS['integer_digits']} digits")
@@ -155,6 +189,8 @@ def check_client(msg) -> None:
     if not isinstance(t, str) or t not in CLIENT_TYPES:
         shown = repr(t)[:40] if isinstance(t, str) else type(t).__name__
         raise ProtocolError("unknown_type", f"unknown message type {shown} (known: {', '.join(CLIENT_TYPES)})")
+    if conforms_fast(t, msg):
+        return
     err = jsonschema.exceptions.best_match(validator_for(t).iter_errors(msg))
     if err is not None:
         path = "/".join(map(str, err.absolute_path)) or "(message)"

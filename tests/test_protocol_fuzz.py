@@ -208,3 +208,47 @@ def mutate(msg, rng) -> str:
             return text[:i] + rng.choice('{}[]",:0123456789tfn\\ ') + text[i + 1:]
         return text[:i] + text[i:i + rng.randint(1, 20)] * 2 + text[i:]
     return json.dumps(m)
+
+
+def test_the_fast_message_check_agrees_with_jsonschema(world):
+    """A client message passes the compiled check only if jsonschema finds nothing against it, and
+    every conforming message without a float passes it (the fast check only spares jsonschema's work)."""
+    pytest.importorskip("fastjsonschema")
+    hub, rec, own, others, saved = world
+    gid, tok = own["game"], own["seats"][0]
+    bases = [{"type": "create", "players": 2, "seed": 3, "bots": [None, "random"]},
+             {"type": "view", "game": gid, "player": 0, "token": tok},
+             {"type": "answer", "game": gid, "player": 0, "token": tok, "decision": 4, "answer": {"type": "draw"}},
+             {"type": "answer", "game": gid, "player": 0, "token": tok, "answer": [1, 2]},
+             {"type": "undo", "game": gid, "player": 0, "token": tok},
+             {"type": "join", "game": gid, "player": 0, "token": tok},
+             {"type": "save", "game": gid, "token": own["owner"]},
+             {"type": "list", "offset": 0, "limit": 10},
+             {"type": "load", "data": saved}]
+    rng = random.Random(7)
+    verdicts = set()
+    for i in range(EXAMPLES * 4):
+        base = bases[i % len(bases)]
+        try:
+            m = json.loads(mutate(base, rng)) if i >= len(bases) else base
+        except ValueError:      # a mutation that is no JSON at all
+            continue
+        if not isinstance(m, dict) or m.get("type") not in CLIENT_TYPES:
+            continue
+        fast = protocol.conforms_fast(m["type"], m)
+        slow = not list(protocol.validator_for(m["type"]).iter_errors(m))
+        floats = any(isinstance(v, float) for v in _values(m))
+        assert fast == slow or (slow and floats), json.dumps(m)[:300]
+        verdicts.add(fast)
+    assert verdicts == {True, False}
+
+
+def _values(v):
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        yield x
+        if isinstance(x, dict):
+            stack.extend(x.values())
+        elif isinstance(x, list):
+            stack.extend(x)
