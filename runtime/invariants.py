@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from . import builtins_impl, sets, teams
+from . import builtins_impl, teams
 from .state import board_cards, card_places, icon_count, supply_piles
 
 MAX_TURNS = 2000
@@ -87,7 +87,7 @@ def team_violations(engine) -> list[str]:
         for you, me in demands:
             if teams.same_team(st, you, me):
                 out.append(f"player {you} is demanded by {'their partner' if you != me else 'themself'} {me}")
-    need = teams.achievements_needed(cards.manifest, st, sets.achievements_bonus(cards))
+    need = engine.achievements_needed()   # the players still in the game decide it (an eliminated one no longer counts)
     frame = {"you": 0}
     for t in teams.teams_of(st):
         total = sum(len(st["players"][p]["achievements"]) for p in t)
