@@ -117,3 +117,21 @@ def test_a_bundle_whose_sources_changed_is_not_trusted(tmp_path, monkeypatch):
     with pytest.raises(CompileError) as info:
         read_bundle_file(str(p), check_sources=True)
     assert info.value.diagnostics[0].code == "E503"
+
+
+def test_a_won_game_that_goes_on_counts_the_players_still_in_it():
+    """After an elimination the achievements needed are the remaining players' number (4th edition, 4 players
+    with one out: the 3-player 5), so 4 achievements between actions are no win yet and 5 are."""
+    game = Game.new("4e", 4, 5, fast=True)
+    bot = RandomBot(5)
+    while game.decision["kind"] != "action" or game.state["turn"]["number"] < 3:
+        game.apply(bot.answer(game.decision, game.cards))
+    st = game.state
+    st["players"][3]["eliminated"] = True
+    gone_on = lambda: [v for v in violations(game._engine) if "the game goes on" in v]   # noqa: E731
+    specials = st["available"]["special"]
+    for _ in range(4):
+        st["players"][0]["achievements"].append(specials.pop())
+    assert game._engine.achievements_needed() == 5 and gone_on() == []
+    st["players"][0]["achievements"].append(specials.pop())
+    assert gone_on() and "needs 5" in gone_on()[0]
