@@ -2,6 +2,8 @@
 
     python benchmarks/bots.py                                   # the documented run: 200 games per pairing
     python benchmarks/bots.py --games 10 --search-iterations 100 --json out.json   # a bounded sample
+    python benchmarks/bots.py --first-game 100 --games 50 --json part3.json   # one part of a run in parts
+    python benchmarks/bots.py --combine part*.json                            # the parts' table
 
 Pairings: search against heuristic, heuristic against random. Each game g of a
 pairing uses seed 1000 + g; the first bot sits first in even games and second
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -41,18 +44,79 @@ def one_game(task):
             "search_times": times}
 
 
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% confidence interval of a win rate (Wilson's score interval: sound at 0 and n wins too)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def table(records: list[dict], editions: list[str], pairings: list[str]) -> str:
+    lines = ["| edition | pairing | games | wins | losses | ties | win rate (95% interval) | "
+             "search s/decision (mean, max) |", "|---|---|---|---|---|---|---|---|"]
+    for ed in editions:
+        for pair in pairings:
+            rs = [r for r in records if r["edition"] == ed and r["pairing"] == pair]
+            n = {k: sum(r["outcome"] == k for r in rs) for k in ("win", "loss", "tie")}
+            ts = [t for r in rs for t in r["search_times"]]
+            timing = f"{sum(ts) / len(ts):.2f}, {max(ts):.2f}" if ts else "-"
+            lo, hi = wilson(n["win"], len(rs))
+            lines.append(f"| {ed} | {pair} | {len(rs)} | {n['win']} | {n['loss']} | {n['tie']} | "
+                         f"{n['win'] / max(len(rs), 1):.0%} ({lo:.0%}-{hi:.0%}) | {timing} |")
+    return "\n".join(lines)
+
+
+def combine(paths: list[str]) -> tuple[list[dict], list[str], list[str]]:
+    """The games of several runs' --json files, which must share the search bot's settings; a game
+    played in two files counts once (same seed and settings: the same game when budgeted by iterations)."""
+    records: dict = {}
+    settings = None
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                data = json.load(f)
+            these, games = data["budget"], data["games"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"bots.py: {path}: not a --json file of this benchmark ({e})")
+        if settings is None:
+            settings = these
+        elif these != settings:
+            raise SystemExit(f"bots.py: {path}: the search bot's settings {these} differ from {settings}")
+        for r in games:
+            records[(r["edition"], r["pairing"], r["game"])] = r
+    rs = [records[k] for k in sorted(records)]
+    editions = sorted({r["edition"] for r in rs})
+    pairings = [p for p in dict.fromkeys(r["pairing"] for r in rs)]
+    return rs, editions, pairings
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=200, help="games per pairing per edition (default: 200)")
+    ap.add_argument("--first-game", type=int, default=0, metavar="G",
+                    help="play games G to G+games-1 (a run in parts; default: 0)")
     ap.add_argument("--editions", nargs="+", default=["3e", "4e"])
     ap.add_argument("--pairings", nargs="+", default=[f"{a}-{b}" for a, b in PAIRINGS])
     ap.add_argument("--search-seconds", type=float, default=None, help="the search bot's time per decision")
     ap.add_argument("--search-iterations", type=int, default=None, help="or its iterations per decision (default: 300)")
     ap.add_argument("--search-option", action="append", default=[], metavar="NAME=VALUE",
-                    help="another setting of the search bot, e.g. width=3 (repeatable)")
+                    help="another setting of the search bot, e.g. prune=3 (repeatable)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", help="write every game's record to this file")
+    ap.add_argument("--combine", nargs="+", metavar="FILE",
+                    help="play nothing: the table of the games in these --json files (the parts of one run)")
     args = ap.parse_args(argv)
+    if args.combine:
+        records, editions, pairings = combine(args.combine)
+        print(table(records, editions, pairings))
+        return 0
+    from innoscript.runtime.bots import BOTS
+    for pair in args.pairings:
+        if len(pair.split("-")) != 2 or not set(pair.split("-")) <= set(BOTS):
+            ap.error(f"--pairings: {pair!r} is not two of {', '.join(BOTS)} joined by '-'")
     budget = {}
     if args.search_seconds is not None:
         budget = {"seconds": args.search_seconds, "iterations": None}
@@ -60,28 +124,23 @@ def main(argv=None) -> int:
         budget = {"iterations": args.search_iterations}
     for opt in args.search_option:
         name, _, value = opt.partition("=")
-        budget[name] = float(value) if "." in value else int(value)
-    tasks = [(ed, *pair.split("-"), g, budget) for ed in args.editions for pair in args.pairings for g in range(args.games)]
+        try:
+            budget[name] = float(value) if "." in value else int(value)
+        except ValueError:
+            ap.error(f"--search-option: {opt!r} is not NAME=NUMBER")
+    games = range(args.first_game, args.first_game + args.games)
+    tasks = [(ed, *pair.split("-"), g, budget) for ed in args.editions for pair in args.pairings for g in games]
     start = time.time()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as ex:
             records = list(ex.map(one_game, tasks))
     else:
         records = [one_game(t) for t in tasks]
-    print(f"| edition | pairing | games | wins | losses | ties | win rate | search s/decision (mean, max) |")
-    print("|---|---|---|---|---|---|---|---|")
-    for ed in args.editions:
-        for pair in args.pairings:
-            rs = [r for r in records if r["edition"] == ed and r["pairing"] == pair]
-            n = {k: sum(r["outcome"] == k for r in rs) for k in ("win", "loss", "tie")}
-            ts = [t for r in rs for t in r["search_times"]]
-            timing = f"{sum(ts) / len(ts):.2f}, {max(ts):.2f}" if ts else "-"
-            print(f"| {ed} | {pair} | {len(rs)} | {n['win']} | {n['loss']} | {n['tie']} | "
-                  f"{n['win'] / max(len(rs), 1):.0%} | {timing} |")
+    print(table(records, args.editions, args.pairings))
     print(f"\n{len(records)} games in {time.time() - start:.0f} s", file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"args": vars(args), "games": records}, f)
+            json.dump({"args": vars(args), "budget": budget, "games": records}, f)
     return 0
 
 

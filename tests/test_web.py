@@ -65,11 +65,13 @@ def page(browser, url):
 
 def next_decision(pg, before: str) -> None:
     """Wait until the page shows a decision other than `before` (its id), not a fixed time."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     try:
         pg.wait_for_function("(id) => document.querySelector('#decision').dataset.decision !== id", arg=before,
                              timeout=5000)
-    except Exception:   # the same decision asked again (a refused answer): the loop looks at it anew
+    except PlaywrightTimeout:   # the same decision asked again (a refused answer): the loop looks at it anew
         pass
+
 
 def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path, shots):
     pg, errors = page(browser, server)
@@ -81,7 +83,6 @@ def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path, shot
     for _ in range(16):
         pg.wait_for_selector("#decision .option")
         turns.add(pg.inner_text("#turn"))
-        options = pg.query_selector_all("#decision .option")
         options = pg.query_selector_all("#decision .options .option")
         before = pg.get_attribute("#decision", "data-decision")
         if pg.query_selector("#confirm"):

@@ -1,0 +1,46 @@
+"""The bot-strength benchmark's run in parts: parts combine into one table, a game counted once, and parts
+played with other search settings are refused."""
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+spec = importlib.util.spec_from_file_location("bots_benchmark", ROOT / "benchmarks" / "bots.py")
+bench = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(bench)
+
+
+def run(tmp_path, name, *args):
+    out = tmp_path / name
+    assert bench.main(["--editions", "3e", "--pairings", "heuristic-random", "--json", str(out), *args]) == 0
+    return out
+
+
+def test_parts_combine_into_one_table(tmp_path, capsys):
+    a = run(tmp_path, "a.json", "--games", "1")
+    b = run(tmp_path, "b.json", "--games", "1", "--first-game", "1")
+    assert [g["game"] for g in json.loads(b.read_text())["games"]] == [1]
+    capsys.readouterr()
+    assert bench.main(["--combine", str(a), str(b), str(a)]) == 0   # a part given twice counts once
+    row = capsys.readouterr().out.splitlines()[2].split("|")
+    assert [c.strip() for c in row[1:4]] == ["3e", "heuristic-random", "2"]
+    whole = run(tmp_path, "whole.json", "--games", "2")
+    assert json.loads(whole.read_text())["games"] == json.loads(a.read_text())["games"] + json.loads(b.read_text())["games"]
+
+
+def test_parts_with_other_settings_are_refused(tmp_path):
+    a = run(tmp_path, "a.json", "--games", "1")
+    b = run(tmp_path, "b.json", "--games", "1", "--first-game", "1", "--search-option", "prune=3")
+    with pytest.raises(SystemExit, match="settings"):
+        bench.combine([str(a), str(b)])
+    (tmp_path / "junk.json").write_text("[1, 2]")
+    with pytest.raises(SystemExit, match="not a --json file"):
+        bench.combine([str(tmp_path / "junk.json")])
+
+
+@pytest.mark.parametrize("wins,n,lo,hi", [(0, 10, 0.0, 0.28), (10, 10, 0.72, 1.0), (140, 200, 0.63, 0.76)])
+def test_win_rate_interval(wins, n, lo, hi):
+    a, b = bench.wilson(wins, n)
+    assert a == pytest.approx(lo, abs=0.01) and b == pytest.approx(hi, abs=0.01)
