@@ -23,83 +23,141 @@ rules engine forward in that sampled world.
 from __future__ import annotations
 
 import copy
-import json
 import math
+import pickle
 import random
+import weakref
 import time
 
 from .bots import GreedyBot
 from . import teams as T
 from .engine import Engine
-from .state import Cards, icon_count, points, top_cards
+from .state import Cards, board_icon_count, points, top_cards
 
 _BUNDLES: dict = {}
 
 
-def _cards_for(edition: str) -> tuple[dict, Cards]:
-    if edition not in _BUNDLES:
+def _cards_for(edition: str, sets=()) -> tuple[dict, Cards]:
+    """The bundle of an edition with the sets in play (a view names them), and its card table."""
+    key = (edition, tuple(sets))
+    if key not in _BUNDLES:
         from innoscript.compiler.bundle import load_bundle
-        bundle = load_bundle(edition)
-        _BUNDLES[edition] = (bundle, Cards(bundle))
-    return _BUNDLES[edition]
+        bundle = load_bundle(edition, sets=tuple(sets))
+        _BUNDLES[key] = (bundle, Cards(bundle))
+    return _BUNDLES[key]
 
 
 # ---------------------------------------------------------------- determinisation
+
+class Sampler:
+    """Determinisation for one decision's view: what the view fixes is read once; each ``sample`` fills
+    the hidden slots afresh (the same draws, in the same order, as ``determinise``)."""
+
+    def __init__(self, bundle: dict, cards: Cards, view: dict, keep_specials: bool = False):
+        from .state import new_state
+        self.n = n = len(view["players"])
+        names = [p["name"] for p in view["players"]]
+        self.base = base = new_state(cards, names, 0)
+        seen: set[int] = set()
+        self.fixed = []   # per player: its board, revealed cards and whichever of hand/score it can see
+        self.hidden = []  # per player: the ages of the hidden hand and score, and of its achievements
+        for pv in view["players"]:
+            board = {color: ([c["id"] for c in pile["cards"]], pile["splay"]) for color, pile in pv["board"].items()}
+            for ids, _ in board.values():
+                seen.update(ids)
+            revealed = [c["id"] for c in pv["revealed"]]
+            seen.update(revealed)
+            shown, ages = {}, {}
+            for zone in ("hand", "score"):
+                if isinstance(pv[zone], list):
+                    shown[zone] = [c["id"] for c in pv[zone]]
+                    seen.update(shown[zone])
+                else:
+                    ages[zone] = list(pv[zone]["ages"])
+            self.fixed.append((pv.get("eliminated", False), board, revealed, shown))
+            self.hidden.append((ages, list(pv["achievements"]["ages"]), list(pv["achievements"]["special"])))
+        pool: dict[int, list[int]] = {}
+        for c in range(len(cards.cards)):
+            if c not in seen:
+                pool.setdefault(cards.age[c], []).append(c)
+        self.pool = pool
+        self.standard = list(view["available"]["standard"])
+        self.special = list(view["available"]["special"]) if keep_specials else []
+        self.junk = list(view["junk"]["ages"])
+        self.junk_special = list(view["junk"].get("special", []))
+        self.supply = [(age, count) for age, count in view["supply"].items()]
+        self.set_supply = [(name, list(piles.items())) for name, piles in (view.get("set_supply") or {}).items()]
+        self.card_set = cards.set
+        self.options = dict(view.get("options") or {})
+        self.teams = ([list(t["players"]) for t in view["teams"]], list(view["seating"])) if view.get("teams") else None
+        t = view["turn"]
+        self.turn = (t["number"], t["active"], t["actions_left"])
+
+    def _take_set(self, pool: dict, name: str, age: int, take) -> int:
+        cs = pool.get(age) or []
+        for i in range(len(cs) - 1, -1, -1):
+            if self.card_set[cs[i]] == name:
+                return cs.pop(i)
+        return take(age)
+
+    def sample(self, rng: random.Random) -> dict:
+        n = self.n
+        st = dict(self.base)   # the fixed parts are copied where the rules may change them
+        st["players"] = players = [dict(pl) for pl in self.base["players"]]
+        for pl in players:
+            if "zones" in pl:
+                pl["zones"] = {z: [] for z in pl["zones"]}
+        if "set_supply" in st:
+            st["sets"] = list(st["sets"])
+            st["set_supply"] = {name: {} for name in st["set_supply"]}
+        pool = {age: list(cs) for age, cs in self.pool.items()}
+        for cs in pool.values():
+            rng.shuffle(cs)
+
+        def take(age: int) -> int:
+            cs = pool.get(age) or next((v for v in pool.values() if v), None)
+            return cs.pop()
+        for name, piles in self.set_supply:   # first: a set's pile holds that set's cards
+            for age, count in piles:
+                st["set_supply"][name][age] = [self._take_set(pool, name, int(age), take) for _ in range(count)]
+        for pl, (eliminated, board, revealed, shown) in zip(players, self.fixed):
+            pl["eliminated"] = eliminated
+            pl["board"] = {color: {"cards": [], "splay": "none"} for color in pl["board"]}
+            pl["board"].update((color, {"cards": list(ids), "splay": splay}) for color, (ids, splay) in board.items())
+            pl["revealed"] = list(revealed)
+            for zone, ids in shown.items():
+                pl[zone] = list(ids)
+        for pl, (ages, ach_ages, ach_special) in zip(players, self.hidden):
+            for zone in ("hand", "score"):
+                if zone in ages:
+                    pl[zone] = [take(a) for a in ages[zone]]
+            pl["achievements"] = [take(a) for a in ach_ages] + list(ach_special)
+        st["available"] = {"standard": [take(a) for a in self.standard], "special": list(self.special)}
+        st["junk"] = [take(a) for a in self.junk]
+        st["junk_special"] = list(self.junk_special)
+        st["supply"] = dict(st["supply"])
+        for age, count in self.supply:
+            st["supply"][str(age)] = [take(int(age)) for _ in range(count)]
+        st["removed"] = [c for cs in pool.values() for c in cs]
+        st["options"] = dict(self.options)
+        if self.teams:   # team play: the same teams and turn order
+            st["teams"] = [list(t) for t in self.teams[0]]
+            st["seating"] = list(self.teams[1])
+        number, active, actions_left = self.turn
+        st["turn"] = {"number": number, "active": active, "actions_left": actions_left,
+                      "scored": [0] * n, "tucked": [0] * n}
+        st["phase"] = "action"
+        st["setup_melds"] = [0] * n
+        st["revs"] = [0] * n
+        st["seed"] = rng.randrange(1 << 30)
+        return st
+
 
 def determinise(bundle: dict, cards: Cards, view: dict, rng: random.Random, keep_specials: bool = False) -> dict:
     """A full state consistent with `view` (an action decision's view), hidden cards sampled. Unless
     keep_specials, the unclaimed special achievements are left out: testing their conditions after every
     change costs more than they change in a short look-ahead."""
-    from .state import new_state
-    n = len(view["players"])
-    st = new_state(cards, [p["name"] for p in view["players"]], 0)
-    seen: set[int] = set()
-    for p, pv in enumerate(view["players"]):
-        pl = st["players"][p]
-        pl["eliminated"] = pv.get("eliminated", False)
-        for color, pile in pv["board"].items():
-            pl["board"][color] = {"cards": [c["id"] for c in pile["cards"]], "splay": pile["splay"]}
-            seen.update(c["id"] for c in pile["cards"])
-        pl["revealed"] = [c["id"] for c in pv["revealed"]]
-        seen.update(pl["revealed"])
-        for zone in ("hand", "score"):
-            if isinstance(pv[zone], list):
-                pl[zone] = [c["id"] for c in pv[zone]]
-                seen.update(pl[zone])
-    pool: dict[int, list[int]] = {}
-    for c in range(len(cards.cards)):
-        if c not in seen:
-            pool.setdefault(cards.age[c], []).append(c)
-    for cs in pool.values():
-        rng.shuffle(cs)
-
-    def take(age: int) -> int:
-        cs = pool.get(age) or next((v for v in pool.values() if v), None)
-        return cs.pop()
-    for p, pv in enumerate(view["players"]):
-        pl = st["players"][p]
-        for zone in ("hand", "score"):
-            if not isinstance(pv[zone], list):
-                pl[zone] = [take(a) for a in pv[zone]["ages"]]
-        pl["achievements"] = [take(a) for a in pv["achievements"]["ages"]] + list(pv["achievements"]["special"])
-    st["available"]["standard"] = [take(a) for a in view["available"]["standard"]]
-    st["available"]["special"] = list(view["available"]["special"]) if keep_specials else []
-    st["junk"] = [take(a) for a in view["junk"]["ages"]]
-    st["junk_special"] = list(view["junk"].get("special", []))
-    for age, count in view["supply"].items():
-        st["supply"][str(age)] = [take(int(age)) for _ in range(count)]
-    st["removed"] = [c for cs in pool.values() for c in cs]
-    st["options"] = dict(view.get("options") or {})
-    if view.get("teams"):   # team play: the same teams and turn order
-        st["teams"] = [list(t["players"]) for t in view["teams"]]
-        st["seating"] = list(view["seating"])
-    t = view["turn"]
-    st["turn"].update(number=t["number"], active=t["active"], actions_left=t["actions_left"])
-    st["turn"]["scored"], st["turn"]["tucked"] = [0] * n, [0] * n
-    st["phase"] = "action"
-    st["setup_melds"] = [0] * n
-    st["seed"] = rng.randrange(1 << 30)
-    return st
+    return Sampler(bundle, cards, view, keep_specials).sample(rng)
 
 
 _BASE: dict = {}
@@ -120,6 +178,25 @@ def engine_from(bundle: dict, state: dict) -> Engine:
 
 # ---------------------------------------------------------------- evaluation and the quick policy
 
+_VISIBLE: "weakref.WeakKeyDictionary[Cards, dict]" = weakref.WeakKeyDictionary()
+
+
+def _visible(cards: Cards, pile: dict) -> int:
+    """How many icons a pile shows (any kind), memoised by its cards and splay."""
+    memo = _VISIBLE.get(cards)
+    if memo is None:
+        memo = _VISIBLE[cards] = {}
+    key = (tuple(pile["cards"]), pile["splay"])
+    n = memo.get(key)
+    if n is None:
+        cs, splay = pile["cards"], pile["splay"]
+        n = len(cards.visible_icons(cs[0], splay, True)) + sum(len(cards.visible_icons(c, splay, False)) for c in cs[1:])
+        if len(memo) > 50_000:
+            memo.clear()
+        memo[key] = n
+    return n
+
+
 def evaluate(cards: Cards, st: dict, me: int) -> float:
     """How good the position is for `me`: positive when ahead of the best opponent."""
     res = st.get("result")
@@ -135,9 +212,7 @@ def evaluate(cards: Cards, st: dict, me: int) -> float:
         pts = points(cards, st, p)
         top = max(tops, default=0)
         reach = sum(1 for a in avail if pts >= 5 * a and top >= a)
-        icons = sum(len(cards.visible_icons(pile["cards"][0], pile["splay"], True))
-                    + sum(len(cards.visible_icons(c, pile["splay"], False)) for c in pile["cards"][1:])
-                    for pile in pl["board"].values() if pile["cards"])
+        icons = sum(_visible(cards, pile) for pile in pl["board"].values() if pile["cards"])
         splays = sum(1 for pile in pl["board"].values() if pile["splay"] != "none" and len(pile["cards"]) > 1)
         v = (60.0 * len(pl["achievements"]) + 1.2 * pts + 3.0 * sum(tops) + 4.0 * top + 0.8 * icons
              + 2.0 * splays + 12.0 * min(reach, 2) + 2.5 * min(len(pl["hand"]), 3))
@@ -168,8 +243,8 @@ def quick_action(eng: Engine, rng: random.Random, eps: float = 0.15) -> dict:
             v = 2 + cards.age[o["card"]] - (cards.age[cur] if cur is not None else 0) * 0.8
         elif t == "dogma":
             icon = cards.cards[o["card"]]["dogma"]
-            mine = icon_count(cards, st, p, icon)
-            shared = any(icon_count(cards, st, q, icon) >= mine for q in T.opponents(st, p))
+            mine = board_icon_count(cards, st, p, icon)
+            shared = any(board_icon_count(cards, st, q, icon) >= mine for q in T.opponents(st, p))
             v = 3 + 0.4 * cards.age[o["card"]] - (3 if shared else 0)
         else:
             v = 1.5
@@ -217,8 +292,8 @@ def play_out(eng: Engine, rng: random.Random, actions: int, limit: int = 400) ->
         n += 1
 
 
-def _key(o: dict) -> str:
-    return json.dumps({k: v for k, v in o.items() if k in ("type", "card", "age")}, sort_keys=True)
+def _key(o: dict) -> tuple:
+    return (o["type"], o.get("card"), o.get("age"))
 
 
 def _engine_action(o: dict) -> dict:
@@ -243,7 +318,7 @@ class HeuristicBot(GreedyBot):
         """Each allowed action with its evaluation summed over the sampled worlds (less the shared-dogma
         penalty), in the order of the options."""
         me = v["viewer"]
-        bundle, cards = _cards_for(v["edition"])
+        bundle, cards = _cards_for(v["edition"], v.get("sets") or ())
         options = decision["options"]
         turn = v["turn"]["number"]
         if self.used["turn"] != turn:
@@ -251,13 +326,13 @@ class HeuristicBot(GreedyBot):
         # never the same shared dogma twice in a turn: the opponent would get it twice as well
         allowed = [o for o in options if not (o["type"] == "dogma" and o.get("preview", {}).get("opponents_share")
                                               and o["card"]["id"] in self.used["cards"])] or options
-        worlds = [determinise(bundle, cards, v, random.Random(self.rng.randrange(1 << 30)))
-                  for _ in range(self.samples)]
+        sampler = self.sampler(bundle, cards, v)
+        worlds = [sampler.sample(random.Random(self.rng.randrange(1 << 30))) for _ in range(self.samples)]
         out = []
         for o in allowed:
             total = 0.0
             for w in worlds:
-                eng = engine_from(bundle, json.loads(json.dumps(w)))
+                eng = engine_from(bundle, pickle.loads(pickle.dumps(w, pickle.HIGHEST_PROTOCOL)))
                 try:
                     eng.answer(_engine_action(o))
                     play_out(eng, self.rng, 0)
@@ -268,6 +343,13 @@ class HeuristicBot(GreedyBot):
                 total -= 4.0 * self.samples
             out.append((o, total))
         return out
+
+    def sampler(self, bundle: dict, cards: Cards, v: dict) -> Sampler:
+        """The determiniser of this decision's view (made once for the heuristic's scores and the search)."""
+        last = getattr(self, "_sampler", None)
+        if last is None or last[0] is not v:
+            self._sampler = last = (v, Sampler(bundle, cards, v))
+        return last[1]
 
     def chosen(self, o: dict) -> dict:
         if o["type"] == "dogma":
@@ -302,7 +384,7 @@ class SearchBot(HeuristicBot):
         if achieves:
             return max(achieves, key=lambda o: o["age"])
         me = v["viewer"]
-        bundle, cards = _cards_for(v["edition"])
+        bundle, cards = _cards_for(v["edition"], v.get("sets") or ())
         root = {"n": 0, "w": 0.0, "avail": 0, "kids": {}}
         start = time.monotonic()   # the heuristic's scoring counts against the budget
         if self.prune:   # only the heuristic's best few actions are searched
@@ -311,6 +393,7 @@ class SearchBot(HeuristicBot):
             options = [scored[i][0] for i in order[:self.prune]]
             if len(options) == 1 or self.iterations == 0:
                 return self.chosen(options[0])
+        sampler = self.sampler(bundle, cards, v)
         by_key = {_key(_engine_action(o)): o for o in options}
         root["only"] = set(by_key)
         it, longest = 0, 0.0
@@ -322,7 +405,7 @@ class SearchBot(HeuristicBot):
                 break
             it += 1
             rng = random.Random(self.rng.randrange(1 << 30))
-            eng = engine_from(bundle, determinise(bundle, cards, v, rng))
+            eng = engine_from(bundle, sampler.sample(rng))
             self._iterate(eng, root, me, cards, rng)
             longest = max(longest, time.monotonic() - now)
         scored = [(k, node) for k, node in root["kids"].items() if k in by_key and node["n"]]

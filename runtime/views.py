@@ -125,6 +125,9 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
         "turn": {k: state["turn"][k] for k in ("number", "active", "actions_left")},
         "players": players,
         "supply": {age: len(pile) for age, pile in state["supply"].items()},
+        "sets": list(state.get("sets", [])),
+        "set_supply": {name: {age: len(pile) for age, pile in piles.items()}
+                       for name, piles in state.get("set_supply", {}).items()},
         "available": {"standard": _ages(cards, state["available"]["standard"]),
                       "special": list(state["available"]["special"])},
         "junk": {"count": len(state["junk"]), "ages": _ages(cards, state["junk"]),

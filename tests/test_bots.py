@@ -7,12 +7,12 @@ import pytest
 
 from innoscript.runtime.bots import BOTS, RandomBot, answer_for, bot_answer
 from innoscript.runtime.game import Game, card_places
-from innoscript.runtime.search import SearchBot, _cards_for, determinise
+from innoscript.runtime.search import SearchBot, _cards_for, _engine_action, determinise, engine_from
 from innoscript.runtime.views import view
 
 
-def game_at_turn(turn, seed=5, edition="3e"):
-    game = Game.new(edition=edition, players=2, seed=seed, fast=True)
+def game_at_turn(turn, seed=5, edition="3e", sets=()):
+    game = Game.new(edition=edition, players=2, seed=seed, fast=True, sets=list(sets))
     bots = [RandomBot(seed), RandomBot(seed + 1)]
     while not game.over and (game.state["turn"]["number"] < turn or game.decision["kind"] != "action"):
         p = game.decision["player"]
@@ -20,18 +20,27 @@ def game_at_turn(turn, seed=5, edition="3e"):
     return game
 
 
-@pytest.mark.parametrize("edition", ["3e", "4e"])
-def test_a_determinisation_agrees_with_the_view(edition):
-    game = game_at_turn(10, edition=edition)
+@pytest.mark.parametrize("edition,sets", [("3e", ()), ("4e", ()), ("3e", ("echoes",)), ("4e", ("echoes",))])
+def test_a_determinisation_agrees_with_the_view(edition, sets):
+    """A sampled world shows its player the view it came from, the sets' supply piles too (filled with
+    their own set's cards), and every action of the decision can be played in it."""
+    game = game_at_turn(10, edition=edition, sets=sets)
     p = game.decision["player"]
     v = game.view(p)
-    bundle, cards = _cards_for(edition)
+    assert v["sets"] == list(sets)
+    bundle, cards = _cards_for(edition, v["sets"])
+    assert len(cards.cards) == len(game.engine.cards.cards)
     for seed in range(3):
         st = determinise(bundle, cards, v, random.Random(seed), keep_specials=True)
         places = card_places(st)
         assert sorted(places) == list(range(len(cards.cards)))        # every card exactly once
         sampled = view(cards, {**st, "secret": game.state["secret"]}, p)
-        for key in ("players", "supply", "available", "junk"):
+        for name, piles in st.get("set_supply", {}).items():
+            assert all(cards.set[c] == name for pile in piles.values() for c in pile)
+        for o in game.decision["options"]:
+            eng = engine_from(bundle, json.loads(json.dumps(st)))
+            eng.answer(_engine_action(o))
+        for key in ("players", "supply", "set_supply", "available", "junk"):
             a, b = sampled[key], v[key]
             if key == "players":
                 for pa, pb in zip(a, b):

@@ -346,6 +346,10 @@ def test_sets_are_chosen_in_the_form_and_an_incomplete_set_is_noted(server, brow
     # the set's cards are in the game's catalog: a hover on any card finds its text
     supply = pg.inner_text(".shared")
     assert "Supply" in supply
+    # the set's own supply piles, each drawn as a back of that set with its count
+    piles = pg.query_selector_all(".shared ul.supply[aria-label='echoes supply'] li")
+    assert len(piles) == 10 and all(li.query_selector(".inno-back[data-set=echoes]") for li in piles)
+    assert piles[0].get_attribute("aria-label").startswith("echoes age 1: ")
     # the renderer draws a set card's bonus with its value and its echo effect in its own box
     bangle = next(c for c in card_catalog("3e", ["echoes"])["cards"] if c["name"] == "Bangle")
     html = pg.evaluate("""(face) => { const d = InnoCards.detail(face); document.body.appendChild(d);

@@ -291,6 +291,16 @@ function sharedBox(v) {
     row.appendChild(li);
   }
   supply.appendChild(row);
+  for (const [name, piles] of Object.entries(v.set_supply || {})) {   // each set's own piles
+    const srow = el("ul", "supply");
+    srow.setAttribute("aria-label", `${name} supply`);
+    for (const [age, n] of Object.entries(piles)) {
+      const li = el("li", n ? "" : "empty"); li.appendChild(C.back(age, {set: name})); li.appendChild(el("span", "n", "×" + n));
+      li.setAttribute("aria-label", `${name} age ${age}: ${n} cards`);
+      srow.appendChild(li);
+    }
+    supply.appendChild(srow);
+  }
   box.appendChild(supply);
   const avail = el("div", "zone");
   avail.appendChild(el("h4", null, "Achievements available"));

@@ -107,7 +107,7 @@
   // opts.text: the card's effects ([{kind, text}] or [text]) drawn on the card; opts.focusable: a tab stop.
   function card(face, opts) {
     opts = opts || {};
-    if (face && face.hidden) return back(face.age, opts);
+    if (face && face.hidden) return back(face.age, Object.assign({set: face.set}, opts));
     if (face && face.special) return special(face.special, opts);
     face = full(face);
     const c = el("div", `inno-card inno-${face.color}` + (opts.text ? " inno-full" : "") + (opts.cls ? " " + opts.cls : ""));
@@ -160,9 +160,11 @@
   function back(age, opts) {
     opts = opts || {};
     const c = el("div", "inno-card inno-back" + (opts.cls ? " " + opts.cls : ""));
-    c.setAttribute("aria-label", `a hidden card of age ${age}`);
+    const set = opts.set && opts.set !== "base" ? opts.set : null;
+    c.setAttribute("aria-label", `a hidden card of age ${age}` + (set ? ` (${set})` : ""));
     if (opts.focusable) c.tabIndex = 0;
     c.appendChild(el("span", "inno-back-age", age));
+    if (set) { c.dataset.set = set; c.appendChild(el("span", "inno-back-set", set)); }
     return c;
   }
 
