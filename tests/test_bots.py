@@ -72,9 +72,10 @@ def test_answers_come_from_the_view_only():
     assert answer_for(game, SearchBot(4, iterations=30), p) == a        # seeded: the same answer again
 
 
-@pytest.mark.parametrize("kind", sorted(BOTS))
-def test_every_bot_answers_through_the_documented_call(kind):
-    game = game_at_turn(6, seed=3)
+@pytest.mark.parametrize("kind,sets", [(k, ()) for k in sorted(BOTS)] + [("heuristic", ("echoes",)),
+                                                                    ("search", ("echoes",))])
+def test_every_bot_answers_through_the_documented_call(kind, sets):
+    game = game_at_turn(6, seed=3, sets=sets)
     options = {"iterations": 10} if kind == "search" else {}
     for _ in range(6):
         if game.over:
