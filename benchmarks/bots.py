@@ -14,6 +14,7 @@ answers from its own player's view (runtime/bots.py: answer_for).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import sys
@@ -69,6 +70,16 @@ def table(records: list[dict], editions: list[str], pairings: list[str]) -> str:
     return "\n".join(lines)
 
 
+def bots_source() -> str:
+    """A digest of the bots' code: parts played by other code are other games."""
+    from innoscript.runtime import bots, search
+    h = hashlib.sha256()
+    for mod in (bots, search):
+        with open(mod.__file__, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:16]
+
+
 def combine(paths: list[str]) -> tuple[list[dict], list[str], list[str]]:
     """The games of several runs' --json files, which must share the search bot's settings; a game
     played in two files counts once (same seed and settings: the same game when budgeted by iterations)."""
@@ -84,7 +95,8 @@ def combine(paths: list[str]) -> tuple[list[dict], list[str], list[str]]:
         if settings is None:
             settings = these
         elif these != settings:
-            raise SystemExit(f"bots.py: {path}: the search bot's settings {these} differ from {settings}")
+            raise SystemExit(f"bots.py: {path}: the search bot's settings or the bots' code {these} differ "
+                             f"from the first file's {settings}")
         for r in games:
             records[(r["edition"], r["pairing"], r["game"])] = r
     rs = [records[k] for k in sorted(records)]
@@ -140,7 +152,7 @@ def main(argv=None) -> int:
     print(f"\n{len(records)} games in {time.time() - start:.0f} s", file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"args": vars(args), "budget": budget, "games": records}, f)
+            json.dump({"args": vars(args), "budget": {**budget, "bots": bots_source()}, "games": records}, f)
     return 0
 
 
