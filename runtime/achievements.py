@@ -11,7 +11,7 @@ ties follow ``tie_break_order``.  Teams pool achievements and scores
 """
 from __future__ import annotations
 
-from . import readsets, sets, teams, vm
+from . import readsets, sets, teams, tier, vm
 from .state import GameOver, place, remove_from_anywhere
 
 
@@ -71,6 +71,16 @@ class Achievements:
     def achievements_needed(self) -> int:
         """By the number of players still in the game (an eliminated player no longer counts)."""
         st = self.state
+        # the same for the same table: kept per players still in, teams and option (the sets are the bundle's)
+        key = (tuple(bool(pl.get("eliminated")) for pl in st["players"]), repr(st.get("teams")),
+               bool((st.get("options") or {}).get("extra_achievement")))
+        kept = self.__dict__.setdefault("_needed", {})
+        if key not in kept:
+            kept[key] = self._achievements_needed()
+        return kept[key]
+
+    def _achievements_needed(self) -> int:
+        st = self.state
         need = teams.achievements_needed(self.cards.manifest, st, sets.achievements_bonus(self.cards))
         alive = sum(not pl.get("eliminated") for pl in st["players"])
         table = self.cards.manifest["achievements_to_win"]
@@ -79,8 +89,14 @@ class Achievements:
         return need
 
     def after_change(self):
-        if "immediately" in self._special_timings().values():
+        if "immediately" in self._timings_used():
             self.check_specials("immediately")
+
+    def _timings_used(self) -> set:
+        used = self.__dict__.get("_used")
+        if used is None:
+            used = self.__dict__["_used"] = set(self._special_timings().values())
+        return used
 
     def _special_timings(self) -> dict:
         """Each special achievement's check ("immediately", "end_of_action"): its set's rule, else the edition's."""
@@ -93,7 +109,7 @@ class Achievements:
         """Test the available special achievements checked at this moment (``when``; None: all of them)
         for every player."""
         st = self.state
-        if not st["available"]["special"]:
+        if not st["available"]["special"] or when is not None and when not in self._timings_used():
             return
         timings = self._special_timings()
         # A condition is tested again only when something in its read set (computed by the compiler
@@ -102,7 +118,7 @@ class Achievements:
         if seen is None:
             seen = self._specials_seen = {}
         memo: dict = {}
-        specials = self.cards.specials
+        reads_of = self._special_reads()
         revs = st.get("revs") if self.skip_unchanged_specials and self._own_reads_only() else None
         turn = st["turn"]
         for p in self.tie_order():
@@ -118,10 +134,10 @@ class Achievements:
                 if when is not None and timings[name] != when:
                     continue
                 if self.skip_unchanged_specials:
-                    reads = specials[name].get("reads") or ("*",)
-                    key = keys.get(id(reads))
+                    reads = reads_of[name]
+                    key = keys.get(reads)
                     if key is None:
-                        key = keys[id(reads)] = readsets.key(st, reads, p, memo, seen)
+                        key = keys[reads] = readsets.key(st, reads, p, memo, seen)
                     if seen.get((name, p)) == key:
                         continue
                     seen[(name, p)] = key
@@ -131,6 +147,15 @@ class Achievements:
                     keys.clear()
             if revs is not None:
                 seen[(when, p)] = (revs[p], turn["scored"][p], turn["tucked"][p], tuple(st["available"]["special"]))
+
+    def _special_reads(self) -> dict:
+        """Each special achievement's read set as a tuple (conditions with the same reads share their
+        fingerprints); no read set: anything at all."""
+        reads = self.__dict__.get("_reads_of")
+        if reads is None:
+            reads = self.__dict__["_reads_of"] = {n: tuple(s.get("reads") or ("*",))
+                                                  for n, s in self.cards.specials.items()}
+        return reads
 
     def _own_reads_only(self) -> bool:
         """Whether every special condition reads only the candidate player's own board, zones and counters
@@ -145,6 +170,11 @@ class Achievements:
         chunk = self.cards.specials[name]["condition"]
         frame = {"card": -1, "chunk": chunk, "label": name, "kind": "condition", "pc": 0, "stack": [],
                  "locals": [None] * len(chunk["locals"]), "you": p, "me": p, "did": False}
+        if self.tier == "compiled" and self.trace is None:
+            fn = tier.function_for(self, frame)     # a fresh frame: straight to the compiled tier
+            if fn is not None:
+                fn(self, frame)
+                return bool(frame.get("result"))
         vm.run(self, frame)
         return bool(frame.get("result"))
 
@@ -156,6 +186,8 @@ class Achievements:
             return
         st = self.state
         need = self.achievements_needed()
+        if sum(len(pl["achievements"]) for pl in st["players"]) < need:
+            return   # no one (no team, pooled) has enough
         order = self.tie_order()
         count = {p: teams.achievement_count(st, p) for p in order}   # a team's achievements are pooled
         reached = [p for p in order if count[p] >= need]

@@ -88,6 +88,17 @@ def _icons(e, f, icon, cs):
     return 0 if icon in e.cards.not_icons else counts.get(icon, 0)   # an echo box, a bonus that is no icon
 
 
+def board_icons_of(e, f, icon, who):
+    """icons(icon, who's board) when who is the frame's 'you' and the icon an ordinary one: the icon table
+    kept per revision, as _icons finds it for a whole board (the compiled tier calls this for that pattern);
+    None when _icons must be asked."""
+    if who.__class__ is not int or icon.__class__ is not str or who != f.get("you") or icon == e.cards.hex \
+            or "revs" not in e.state:
+        return None
+    board, table = board_table(e.cards, e.state, who, e.icon_cache)
+    return table.get(icon, 0) if board else 0
+
+
 def _hex_like(cards) -> set:
     """The hex and the icons the sets in play count as the hex (music notes)."""
     if not hasattr(cards, "hex_like"):

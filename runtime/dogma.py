@@ -46,8 +46,7 @@ class Dogma:
         self.emit("dogma", player=p, card=cid, icon=icon, counts=counts)
 
     def _parley(self) -> bool:
-        alive = sum(not pl.get("eliminated") for pl in self.state["players"])
-        return bool(self.rule("parley")) and alive >= 4
+        return bool(self.rule("parley")) and sum(not pl.get("eliminated") for pl in self.state["players"]) >= 4
 
     def _parley_steps(self, p: int, cid: int, counts: list[int]) -> list[list]:
         """Each non-adjacent player's parley choice for a dogma of cid by p: to share (as many icons or
@@ -135,10 +134,10 @@ class Dogma:
         """Whether a Dogma action on this top card is offered: it has dogma effects, or (manifest
         ``dogma_without_dogma_effects``) its pile has an echo effect to run. A card file with no effects
         is not implemented and is never offered, unless it says the card prints none (``no_effect``)."""
-        card = self.cards.cards[cid]
-        if not card["effects"] and not card.get("no_effect"):
-            return False
-        return self.has_dogma_effects(cid) or bool(self.rule("dogma_without_dogma_effects") and self.pile_echoes(cid))
+        known = self.cards.may_dogma[cid]
+        if known is not None:
+            return known
+        return bool(self.rule("dogma_without_dogma_effects") and self.pile_echoes(cid))
 
     def action_vars(self, frame: dict | None = None) -> dict:
         """The record of the card execution a frame belongs to ("due to this demand", Democracy's

@@ -68,3 +68,16 @@ def fingerprint(state: dict, read: str, p: int, memo: dict, keep: dict):
 def key(state: dict, reads: list[str], p: int, memo: dict, keep: dict) -> tuple:
     """The fingerprints of all of a condition's reads (conditions with the same reads share it)."""
     return tuple([fingerprint(state, r, p, memo, keep) for r in reads])
+
+
+_SHARED = ("junk", "available", "specials", "supply", "players")
+
+
+def comparable(reads) -> bool:
+    """Whether every read has contents to compare (not the action's variables, nor anything at all)."""
+    return all(r in _SHARED or r.partition(":")[2] in ("you", "all") for r in reads)
+
+
+def contents(state: dict, reads, p: int) -> tuple:
+    """The current contents behind comparable reads for p, looked at afresh (no revision counter)."""
+    return tuple([fingerprint(state, r, p, {}, {}) for r in reads])

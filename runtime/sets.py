@@ -20,7 +20,7 @@ Nothing here names a set: every set is handled by the same code.
 """
 from __future__ import annotations
 
-from . import vm
+from . import readsets, vm
 
 # An expression of a manifest is small; this bounds one that loops by mistake.
 EXPRESSION_BUDGET = 20_000
@@ -82,11 +82,32 @@ class _Reader:
 
 def evaluate(cards, state: dict, set_name: str, what: str, p: int):
     """The value of a set's expression ``what`` (``draw_rule``, ``score``) for player p; None when
-    the set has none. Run by the same VM as effects, with 'you' = p."""
+    the set has none. Run by the same VM as effects, with 'you' = p. Asked at every draw and every
+    score read, so a value is kept with the contents of what the expression reads (its read set,
+    found as the compiler finds a condition's) and computed again only when they differ."""
     chunk = cards.bundle["sets"][set_name].get(what)
     if chunk is None:
         return None
-    return run_chunk(cards, state, chunk, f"{set_name}:{what}", p)
+    reads = _read_set(cards, set_name, what, chunk)
+    if reads is None:
+        return run_chunk(cards, state, chunk, f"{set_name}:{what}", p)
+    key = (set_name, what, p, readsets.contents(state, reads, p))
+    cache = cards.__dict__.setdefault("expression_values", {})
+    if key not in cache:
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = run_chunk(cards, state, chunk, f"{set_name}:{what}", p)
+    return cache[key]
+
+
+def _read_set(cards, set_name: str, what: str, chunk: dict):
+    """The expression's read set when its contents can be compared (runtime/readsets.py), else None."""
+    known = cards.__dict__.setdefault("expression_reads", {})
+    if (set_name, what) not in known:
+        from innoscript.compiler.readsets import read_set
+        reads = tuple(read_set(chunk))
+        known[(set_name, what)] = reads if readsets.comparable(reads) else None
+    return known[(set_name, what)]
 
 
 def run_chunk(cards, state: dict, chunk: dict, label: str, p: int):

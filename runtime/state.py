@@ -52,6 +52,10 @@ class Cards:
         self.printed = [c["icons"] for c in self.cards]
         self.name = [c["name"] for c in self.cards]
         self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
+        # whether a Dogma on the card is offered: never (not implemented), always (it has dogma effects),
+        # or None: as its pile's echo effects say (runtime/dogma.py, may_dogma)
+        self.may_dogma = [False if not c["effects"] and not c.get("no_effect") else
+                          True if any(e["kind"] != "echo" for e in c["effects"]) else None for c in self.cards]
         # set cards: the set, bonus values by icon position, the icon position of the echo box
         self.set = [c.get("set", "base") for c in self.cards]
         self.bonus = [c.get("bonuses") for c in self.cards]

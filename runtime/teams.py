@@ -68,11 +68,17 @@ def seating(state: dict) -> list[int]:
 
 def players_from(state: dict, p: int, include_self: bool) -> list[int]:
     """Players still in the game in turn order from p's left (p itself last when included)."""
-    order = state.get("seating") or range(len(state["players"]))
-    i = order.index(p)
     pls = state["players"]
-    out = [q for q in (*order[i + 1:], *order[:i]) if not pls[q].get("eliminated")]
-    return out + [p] if include_self else out
+    order = state.get("seating")
+    if order:
+        i = order.index(p)
+        seq = (*order[i + 1:], *order[:i])
+    else:
+        seq = (*range(p + 1, len(pls)), *range(p))
+    out = [q for q in seq if not pls[q].get("eliminated")]
+    if include_self:
+        out.append(p)
+    return out
 
 
 def opponents(state: dict, p: int) -> list[int]:

@@ -153,11 +153,21 @@ def _block(code, consts, depth, start, end) -> list[str]:
         return [f"hand = {start}", "break"]
     n = end - start
     lines = [f"if budget <= {n}:", f"    hand = {start}", "    break", f"budget -= {n}"]
+    fused = set()
     for pc in range(start, end):
         ins = code[pc]
         op, d = ins[0], depth[pc]
         top = f"s{d - 1}"
-        if op == O.CONST:
+        if pc in fused:
+            pass
+        elif op == O.ZONE and O.ENUMS["zone"][ins[1]] == "board" and pc + 1 < end and _is_icons_call(code[pc + 1], consts):
+            # icons(X, your board): the icon table kept per revision, else the two instructions as they are
+            fused.add(pc + 1)
+            icon = f"s{d - 2}"
+            lines += [f"pc = {pc}", f"_t = _board_icons(engine, frame, {icon}, {top})", "if _t is None:",
+                      f"    {top} = _zone(engine, {top}, 'board')", f"    pc = {pc + 1}",
+                      f"    {icon} = IMPL['icons'](engine, frame, {icon}, {top})", "else:", f"    {icon} = _t"]
+        elif op == O.CONST:
             lines.append(f"s{d} = {consts[ins[1]]!r}")
         elif op == O.POP:
             pass
@@ -227,11 +237,15 @@ def _block(code, consts, depth, start, end) -> list[str]:
     return lines
 
 
+def _is_icons_call(ins, consts) -> bool:
+    return ins[0] == O.CALL and consts[ins[1]] == "icons" and ins[2] == 2
+
+
 def build(chunk: dict, name: str = "chunk"):
     """Compile a chunk's translation into a function."""
     src = translate(chunk, name)
     namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
-                 "_num": vm._num, "_zone": vm._zone, "_slow": vm._slow_op, "CHUNK": chunk,
+                 "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of, "_slow": vm._slow_op, "CHUNK": chunk,
                  "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"])}
     exec(compile(src, f"<innoscript {name}>", "exec"), namespace)
     return namespace["run"]

@@ -330,3 +330,22 @@ def test_a_scenario_names_its_sets_puts_set_cards_on_their_own_piles_and_empties
 
 def game_name(engine, cid):
     return engine.cards.name[cid]
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_the_sets_expressions_kept_by_what_they_read_agree_with_running_them_afresh(edition):
+    """The draw rule and the score are kept with the contents of their read sets (runtime/sets.py): at every
+    decision of a seeded Echoes game, each kept value is the value the expression computes now."""
+    from innoscript.runtime import sets
+    game = Game.new(edition, 2, 11, bundle=load_bundle(edition, sets=("echoes",)), fast=True)
+    cards, bots, checked = game.cards, [RandomBot(3), RandomBot(4)], 0
+    while not game.over and checked < 600:
+        for p in range(2):
+            for what in ("draw_rule", "score"):
+                chunk = cards.bundle["sets"]["echoes"][what]
+                fresh = sets.run_chunk(cards, game.state, chunk, f"echoes:{what}", p)
+                assert sets.evaluate(cards, game.state, "echoes", what, p) == fresh
+                checked += 1
+        p = game.decision["player"]
+        game.apply(answer_for(game, bots[p], p))
+    assert cards.expression_values, "the values were kept"
