@@ -993,9 +993,6 @@ def _one_line(err: BaseException) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    import sqlite3
-    from innoscript.diagnostics import CompileError
-
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -1010,17 +1007,25 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except CompileError as err:
+    except Exception as err:
+        return _failed(prog, err)
+
+
+def _failed(prog: str, err: Exception) -> int:
+    """A command's failure on one line, with its exit status (imported only then: --help stays quick)."""
+    import sqlite3
+    from innoscript.diagnostics import CompileError
+    if isinstance(err, CompileError):
         return _errors_out(err)
-    except Misuse as err:
+    if isinstance(err, Misuse):
         print(f"error[{err.code}]: {err}" if err.code else f"{prog}: error: {err}", file=sys.stderr)
         return 2
-    except (OSError, sqlite3.Error, ValueError) as err:
+    if isinstance(err, (OSError, sqlite3.Error, ValueError)):
         print(f"{prog}: error: {_one_line(err)}", file=sys.stderr)
         return 2
-    except Exception as err:  # a bug: still one line, never a traceback
-        print(f"{prog}: internal error ({type(err).__name__}): {_one_line(err)}", file=sys.stderr)
-        return 1
+    # a bug: still one line, never a traceback
+    print(f"{prog}: internal error ({type(err).__name__}): {_one_line(err)}", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":
