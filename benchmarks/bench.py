@@ -263,10 +263,12 @@ def task_server(clients, answers, think):
         r = subprocess.run([sys.executable, str(Path(__file__).resolve().parent / "server.py"), "--clients",
                             str(clients), "--answers", str(answers), "--think", str(think), "--json", out],
                            capture_output=True)
-        if r.returncode != 0:
-            return {}
+        if not os.path.exists(out):
+            return {"unavailable": "the server benchmark failed: " + r.stderr.decode(errors="replace")[-200:].strip()}
         with open(out) as f:
             d = json.load(f)
+    if "unavailable" in d:
+        return {"unavailable": d["unavailable"]}   # no figure: reported as '-' with the reason
     return {k: d[k] for k in ("answers_per_s", "p50_ms", "p99_ms", "max_ms")}
 
 

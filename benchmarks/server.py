@@ -63,25 +63,6 @@ async def _run(url: str, clients: int, answers: int, edition: str, think: float)
     return lat, sum(counts), time.perf_counter() - start
 
 
-def _free_port() -> int:
-    import socket
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_port(port: int, seconds: float = 30) -> None:
-    import socket
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise RuntimeError(f"no server accepted connections on port {port} within {seconds:g} s")
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, default=50, help="clients playing at once (default: 50)")
@@ -92,8 +73,13 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     try:
         from innoscript.runtime.server import free_port, wait_for_port
-    except ImportError:   # an older version of the code, measured side by side by bench.py
-        free_port, wait_for_port = _free_port, _wait_for_port
+    except ImportError as err:   # an older version of the code, measured side by side by bench.py
+        reason = f"this version has no server port helpers ({err})"
+        print(f"server figures: - ({reason})")
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump({"unavailable": reason}, f, indent=2)
+        return 2
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "innoscript", "serve", "--port", str(port),
