@@ -279,28 +279,25 @@ function scoreText(p) {
   return `${p.points} (${pile} in the score pile, ${extra > 0 ? "+" : ""}${extra} from ${setLabels.join(" and ") || "the sets"})`;
 }
 
+// One supply's piles, each a back of its age (and set) with its count.
+function supplyRow(piles, set) {
+  const row = el("ul", "supply");
+  if (set) row.setAttribute("aria-label", `${set} supply`);
+  for (const [age, n] of Object.entries(piles)) {
+    const li = el("li", n ? "" : "empty"); li.appendChild(C.back(age, {set})); li.appendChild(el("span", "n", "×" + n));
+    li.setAttribute("aria-label", (set ? `${set} ` : "") + `age ${age}: ${n} cards`);
+    row.appendChild(li);
+  }
+  return row;
+}
+
 function sharedBox(v) {
   const box = el("section", "shared");
   box.setAttribute("aria-label", "Supply and achievements");
   const supply = el("div", "zone");
   supply.appendChild(el("h4", null, "Supply (cards left per age)"));
-  const row = el("ul", "supply");
-  for (const [age, n] of Object.entries(v.supply)) {
-    const li = el("li", n ? "" : "empty"); li.appendChild(C.back(age)); li.appendChild(el("span", "n", "×" + n));
-    li.setAttribute("aria-label", `age ${age}: ${n} cards`);
-    row.appendChild(li);
-  }
-  supply.appendChild(row);
-  for (const [name, piles] of Object.entries(v.set_supply || {})) {   // each set's own piles
-    const srow = el("ul", "supply");
-    srow.setAttribute("aria-label", `${name} supply`);
-    for (const [age, n] of Object.entries(piles)) {
-      const li = el("li", n ? "" : "empty"); li.appendChild(C.back(age, {set: name})); li.appendChild(el("span", "n", "×" + n));
-      li.setAttribute("aria-label", `${name} age ${age}: ${n} cards`);
-      srow.appendChild(li);
-    }
-    supply.appendChild(srow);
-  }
+  supply.appendChild(supplyRow(v.supply, null));
+  for (const [name, piles] of Object.entries(v.set_supply || {})) supply.appendChild(supplyRow(piles, name));
   box.appendChild(supply);
   const avail = el("div", "zone");
   avail.appendChild(el("h4", null, "Achievements available"));
