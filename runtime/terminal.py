@@ -5,7 +5,7 @@ with their top card's icons and, when splayed, the icons the splay reveals;
 a bonus with its value), points (with what the sets add to the score pile's),
 achievements, hands (your own cards coloured with their icons, the others' as
 ages), the sets' zones (the forecast: its cards to whoever may see them, else
-its size and ages), the supply; then the log (echo effects, foreshadowing,
+its size and ages), the supply and each set's; then the log (echo effects, foreshadowing,
 promotions and free dogmas marked) with a separator per turn and the
 whole of the last turn; then the decision, worded like the web table's
 (runtime/wording.py) with the running effect's English and numbered options.
@@ -166,6 +166,8 @@ class Terminal:
         con.print(f"supply {supply}   achievements available: {' '.join(map(str, v['available']['standard']))}"
                   f"{'; ' + ', '.join(v['available']['special']) if v['available']['special'] else ''}"
                   f"{'   junk: ' + str(v['junk']['count']) if v['junk']['count'] else ''}")
+        for name, piles in (v.get("set_supply") or {}).items():   # each set's own piles
+            con.print(f"{name} supply " + "  ".join(f"{a}:{n}" for a, n in piles.items()))
         self.show_log(t["number"])
 
     def full(self, face: dict) -> dict:

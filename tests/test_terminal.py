@@ -175,6 +175,7 @@ def test_terminal_draws_a_sets_zones_bonuses_and_score_breakdown():
     assert "forecast (2 card(s)): ages 2 5" in text                        # the others its size and ages
     assert re.search(r"0 points, .*\n(?:.*\n)*.*2 points \(0 in the score pile, \+2 from Echoes of the Past", text)
     assert re.search(r"purple\s+Flute \[1\] \+1", text)                    # a bonus with its value on the board
+    assert re.search(r"^echoes supply 1:\d+  2:\d+", text, re.M)            # the set's own piles
 
 
 def test_terminal_log_marks_echo_effects_promotions_and_free_dogmas():
