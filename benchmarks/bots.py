@@ -90,6 +90,11 @@ def combine(paths: list[str]) -> tuple[list[dict], list[str], list[str]]:
             with open(path, encoding="utf-8") as f:
                 data = json.load(f)
             these, games = data["budget"], data["games"]
+            for r in games:   # each game's record as one_game writes it
+                if not (isinstance(r["edition"], str) and isinstance(r["pairing"], str) and isinstance(r["game"], int)
+                        and r["outcome"] in ("win", "loss", "tie")
+                        and all(isinstance(t, (int, float)) for t in r["search_times"])):
+                    raise ValueError(f"a game's record is malformed: {str(r)[:80]}")
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise SystemExit(f"bots.py: {path}: not a --json file of this benchmark ({e})")
         if settings is None:
@@ -101,7 +106,7 @@ def combine(paths: list[str]) -> tuple[list[dict], list[str], list[str]]:
             records[(r["edition"], r["pairing"], r["game"])] = r
     rs = [records[k] for k in sorted(records)]
     editions = sorted({r["edition"] for r in rs})
-    pairings = [p for p in dict.fromkeys(r["pairing"] for r in rs)]
+    pairings = list(dict.fromkeys(r["pairing"] for r in rs))
     return rs, editions, pairings
 
 

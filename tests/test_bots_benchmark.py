@@ -38,6 +38,11 @@ def test_parts_with_other_settings_are_refused(tmp_path):
     (tmp_path / "junk.json").write_text("[1, 2]")
     with pytest.raises(SystemExit, match="not a --json file"):
         bench.combine([str(tmp_path / "junk.json")])
+    bad = json.loads(a.read_text())
+    bad["games"][0]["outcome"] = "won"
+    (tmp_path / "bad.json").write_text(json.dumps(bad))
+    with pytest.raises(SystemExit, match="malformed"):
+        bench.combine([str(tmp_path / "bad.json")])
 
 
 @pytest.mark.parametrize("wins,n,lo,hi", [(0, 10, 0.0, 0.28), (10, 10, 0.72, 1.0), (140, 200, 0.63, 0.76)])
