@@ -18,7 +18,12 @@ the module named after it:
     runtime/achievements.py  claims, special achievements, winning and losing
 
 An answer is checked (``validate``) before anything changes and applied in
-a transaction: if anything fails, the state is put back as it was.
+a transaction: if anything fails, the state is put back as it was.  The
+transaction costs one copy per action, not per answer: the state at the
+start of the action is kept (pickled) with the answers given since, and a
+failed answer restores that copy and replays those answers (the engine is
+deterministic: the same state and answers give the same state).  The same
+copy is the undo record of a game (runtime/game.py).
 
 Decisions are dicts ``{"id", "player", "kind", "options", "min", "max",
 "optional", "source", "prompt"}``; kinds: ``initial_meld``, ``action``,
@@ -90,6 +95,7 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
         self.trace: set | None = None   # set to a set to record executed pcs and branch edges (coverage)
         self.icon_cache: dict = {}       # (board revision, cards) -> icon counts; never saved
         self.transactional = True        # roll back a failed answer (simulation turns this off for speed)
+        self.journal: list | None = None  # [state, decision id, the state pickled at the action's start, answers since]
         self._specials_seen = None       # special (name, player) -> fingerprint of its reads when last tested
         self.skip_unchanged_specials = True   # False: test every condition at every check (same games, slower)
         self.tier = tier.default_tier()  # "compiled": fresh frames run as Python functions (runtime/tier.py); "vm"
@@ -139,12 +145,9 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
         if player is not None and player != pending["player"]:
             raise IllegalAnswer(f"decision {pending['id']} is for player {pending['player']}, not player {player}")
         value = self.validate(pending, answer)
-        # restored if anything below fails, so the state is never half-changed (simulation may skip it)
-        # pickled, not JSON: about 3.5 times faster for the state's many small numbers, and it gives back
-        # exactly the objects there were
-        saved = pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL) if self.transactional else None
-        self.events = []
         kind = pending["kind"]
+        journal = self._journal_for(pending, kind) if self.transactional else None
+        self.events = []
         dogma = self.state["dogma"]
         self.budget = dogma.get("budget", STEP_BUDGET) if dogma is not None and kind != "action" else STEP_BUDGET
         try:
@@ -167,10 +170,37 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
             if self.state["dogma"] is not None:
                 self.state["dogma"]["budget"] = self.budget
         except Exception:
-            if saved is not None:
-                self.restore(pickle.loads(saved))
+            if journal is not None:
+                self._roll_back(journal)
             raise
+        if journal is not None:
+            journal[3].append((value, pending["player"]))
+            journal[1] = self.state["pending"]["id"] if self.state["pending"] else None
         return self.events
+
+    def _journal_for(self, pending: dict, kind: str) -> list:
+        """The transaction's record for this answer: a new one at an action (or a first answer, or after
+        anything but this engine's answers moved the state), else the running one. Pickled, not JSON:
+        faster for the state's many small numbers, and it gives back exactly the objects there were."""
+        j = self.journal
+        if kind == "action" or j is None or j[0] is not self.state or j[1] != pending["id"]:
+            j = self.journal = [self.state, pending["id"], pickle.dumps(self.state, pickle.HIGHEST_PROTOCOL), []]
+        return j
+
+    def _roll_back(self, journal: list) -> None:
+        """Put the state back as it was before the failed answer: the copy from the action's start, then
+        the answers given since, replayed without a transaction."""
+        events = self.events
+        self.restore(pickle.loads(journal[2]))
+        self.transactional = False
+        try:
+            for value, player in journal[3]:
+                self.answer(value, player)
+        finally:
+            self.transactional = True
+            self.events = events
+        self.journal = journal
+        journal[0] = self.state
 
     def _stop_dogma(self, err) -> None:
         """A dogma action ran out of its budget after players had answered for it: what its effects
@@ -199,6 +229,7 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
         self.state = state
         self.icon_cache.clear()
         self._specials_seen = None
+        self.journal = None
 
     # ------------------------------------------------------------ validation
     def validate(self, pending: dict, answer):

@@ -16,6 +16,7 @@ nothing changes.
 from __future__ import annotations
 
 import json
+import pickle
 from collections import Counter
 
 import jsonschema
@@ -74,12 +75,15 @@ def _schema_error(data):
 
 class Game:
     def __init__(self, engine: Engine, fast: bool = False):
-        """fast=True (simulation): no rollback snapshot per answer and no undo record."""
+        """fast=True (simulation): no transaction (no rollback of a failed answer) and no undo record."""
         self._engine = engine
         self._fast = fast
         engine.transactional = not fast
-        self._undo: str | None = None        # the state before the last action, while it may be undone
-        self._undo_player: tuple | None = None   # (the _undo it was read from, its active player)
+        # the state before the last action, while it may be undone: the engine's transaction copy (pickled
+        # bytes), or JSON text from a store; the events since; and (the record, its active player)
+        self._undo: bytes | str | None = None
+        self._undo_player: tuple | None = None
+        self._undo_text: tuple | None = None     # (the record, its JSON text) once asked for
         self._since: list[dict] = []         # events since that action began
 
     # ------------------------------------------------------------ creation
@@ -156,13 +160,32 @@ class Game:
 
     def apply(self, answer, player: int | None = None) -> list[dict]:
         pending = self._engine.pending
-        before = self.save() if not self._fast and pending is not None and pending["kind"] == "action" else None
+        action = not self._fast and pending is not None and pending["kind"] == "action"
         events = self._engine.answer(answer, player)
-        if before is not None:
-            self._undo, self._since = before, list(events)
+        if action:   # the transaction's copy of the state at the action's start is the undo record
+            journal = self._engine.journal if self._engine.transactional else None
+            self._undo, self._since = (journal[2] if journal else None), list(events)
         else:
             self._since += events
         return events
+
+    def undo_record(self) -> tuple[str | None, list]:
+        """What a store keeps to undo the last action: the state before it as JSON text (None: nothing
+        to undo) and the events since. Made once per action, when asked."""
+        rec = self._undo
+        if rec is None or isinstance(rec, str):
+            return rec, self._since
+        if self._undo_text is None or self._undo_text[0] is not rec:
+            self._undo_text = (rec, json.dumps(pickle.loads(rec), separators=(",", ":")))
+        return self._undo_text[1], self._since
+
+    def set_undo_record(self, text: str | None, since: list) -> None:
+        """Resume with a store's undo record (as ``undo_record`` gave it)."""
+        self._undo, self._since = text, list(since)
+
+    def _undo_state(self) -> dict:
+        rec = self._undo
+        return json.loads(rec) if isinstance(rec, str) else pickle.loads(rec)
 
     @property
     def can_undo(self) -> bool:
@@ -182,13 +205,13 @@ class Game:
         if self._undo is None:
             return None
         if self._undo_player is None or self._undo_player[0] is not self._undo:
-            self._undo_player = (self._undo, json.loads(self._undo)["turn"]["active"])
+            self._undo_player = (self._undo, self._undo_state()["turn"]["active"])
         return self._undo_player[1]
 
     def undo(self, people=None) -> None:
         if not self.undoable(people):
             raise IllegalAnswer("the last action cannot be undone (it is not finished, or it showed a hidden card)")
-        self._engine.restore(json.loads(self._undo))
+        self._engine.restore(self._undo_state())
         self._undo, self._since = None, []
 
     def view(self, player: int | None = None) -> dict:

@@ -342,7 +342,7 @@ class Hub:
             game = Game.load(row["state"], bundle=self.bundle(row["edition"], row["state"].get("sets", ())))
         except BadSave as err:
             raise BadSave(f"the stored game cannot be loaded: {err}") from None
-        game._undo, game._since = row["undo"], row["since"]
+        game.set_undo_record(row["undo"], row["since"])
         entry = {"game": game, "bots": row["bots"], "version": row["version"], "tokens": row["tokens"],
                  "lock": threading.RLock(), "handles": None}
         with self.lock:
@@ -375,7 +375,7 @@ class Hub:
 
     def _persist(self, gid: str, entry) -> None:
         game = entry["game"]
-        entry["version"] = self.store.update(gid, entry["version"], game.state, game._undo, game._since)
+        entry["version"] = self.store.update(gid, entry["version"], game.state, *game.undo_record())
 
     def _pushes(self, gid: str, entry, events: list[dict], skip=None) -> list[tuple[object, dict]]:
         game = entry["game"]
@@ -433,7 +433,7 @@ class Hub:
         given, kept = new_tokens(players)
         gid = uuid.uuid4().hex[:12]
         entry["tokens"] = kept
-        entry["version"] = self.store.create(gid, edition, game.state, bots, kept, game._undo, game._since)
+        entry["version"] = self.store.create(gid, edition, game.state, bots, kept, *game.undo_record())
         with self.lock:
             self.games[gid] = entry
             while len(self.games) > self.max_games:
