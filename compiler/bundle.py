@@ -416,6 +416,9 @@ def cache_dir() -> Path:
     return Path(base)
 
 
+_VERIFIED_TEXTS: set[bytes] = set()   # digests of cache files this process has checked
+
+
 def load_bundle(edition_name: str, use_cache: bool = True, sets=()) -> dict:
     """The compiled bundle of an edition (with the sets given), from the cache when its sources are unchanged."""
     edition = load_edition(edition_name, sets=sets)
@@ -424,11 +427,16 @@ def load_bundle(edition_name: str, use_cache: bool = True, sets=()) -> dict:
     path = cache_dir() / f"{label}-{digest[:24]}.json"
     if use_cache and path.exists():
         try:
-            bundle = json.loads(path.read_text(encoding="utf-8"))
-            # a cache entry is trusted no more than any other file: verified, or rebuilt
+            text = path.read_text(encoding="utf-8")
+            bundle = json.loads(text)
+            # a cache entry is trusted no more than any other file: verified, or rebuilt (text verified
+            # before by this process is not verified again: the checks depend on nothing else)
             if isinstance(bundle, dict) and bundle.get("source_hash") == digest and \
                     bundle.get("manifest") == edition.manifest and bundle.get("edition") == edition.name:
-                check_bundle(bundle, str(path))
+                seen = hashlib.sha256(text.encode("utf-8")).digest()
+                if seen not in _VERIFIED_TEXTS:
+                    check_bundle(bundle, str(path))
+                    _VERIFIED_TEXTS.add(seen)
                 return bundle
         except (OSError, ValueError, RecursionError, CompileError):
             pass
@@ -438,8 +446,10 @@ def load_bundle(edition_name: str, use_cache: bool = True, sets=()) -> dict:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(dumps(bundle), encoding="utf-8")
+            text = dumps(bundle)
+            tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, path)
+            _VERIFIED_TEXTS.add(hashlib.sha256(text.encode("utf-8")).digest())
         except OSError:
             pass
     return bundle

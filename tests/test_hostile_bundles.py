@@ -72,6 +72,22 @@ def test_a_tampered_cache_entry_is_verified_and_rebuilt(good, tmp_path, monkeypa
     B.check_bundle(json.loads(entry.read_text()))      # the entry was rewritten good
 
 
+def test_a_cache_entry_is_verified_once_per_process_and_again_when_its_text_changes(good, tmp_path, monkeypatch):
+    monkeypatch.setenv("INNOSCRIPT_CACHE", str(tmp_path))
+    fresh = B.load_bundle("3e")
+    [entry] = list(tmp_path.glob("3e-*.json"))
+    checked = []
+    real = B.check_bundle
+    monkeypatch.setattr(B, "check_bundle", lambda b, where="bundle": (checked.append(where), real(b, where)))
+    assert B.load_bundle("3e") == fresh and checked == []        # the text this process wrote and checked
+    entry.write_text(entry.read_text() + " ")                   # the same bundle, other bytes
+    assert B.load_bundle("3e") == fresh and len(checked) == 1
+    assert B.load_bundle("3e") == fresh and len(checked) == 1
+    doc = json.loads((Path(__file__).parent / "corpus" / "bundles" / "choose-option-zero.json").read_text())
+    entry.write_text(B.dumps(tampered(fresh, doc)))
+    assert B.load_bundle("3e") == fresh and len(checked) == 3   # refused, rebuilt and checked
+
+
 def _mutate(rng, chunk):
     c = copy.deepcopy(chunk)
     for _ in range(rng.randint(1, 3)):
