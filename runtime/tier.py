@@ -16,11 +16,16 @@ to the step budget at once; when the budget would run out inside a block,
 the VM takes over at the block's start and stops at the same instruction
 it would have stopped at.
 
-Instructions that ask a player (SELECT, CHOOSE, ASK, SPLAY, ...) or change
-the dogma's course (EXECUTE, WIN, LOSE, END_DOGMA) are not translated: the
+Instructions that always ask a player (CHOOSE, ASK, ...) or change the
+dogma's course (EXECUTE, WIN, LOSE, END_DOGMA) are not translated: the
 function writes its pc and stack into the frame and hands over to the VM,
 which runs the rest of the frame, so a frame saved at a decision is the
-VM's frame and resumes anywhere.  The other rare instructions call the VM's
+VM's frame and resumes anywhere.  Those that ask only sometimes (SELECT,
+SPLAY, MOVE: most often there is nothing to choose) run the VM's own
+implementation and end their block; when one does ask, the function writes
+its pc and the whole stack into the frame before the ``NeedDecision``
+leaves, which is the frame the VM would have left there (the budget too:
+the block's charge ends with that instruction).  The other rare instructions call the VM's
 own implementation (``vm._slow_op``) on the frame's stack, so both tiers
 share one definition of each instruction.  Only fresh frames (pc 0, no
 answer) enter this tier; coverage tracing always uses the VM.
@@ -38,9 +43,11 @@ from . import builtins_impl, vm
 TIERS = ("compiled", "vm")
 
 # Handed to the VM: they may ask a player, or they end or redirect the frame.
-_HANDOVER = {O.SELECT, O.SPLAY, O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOSE_OPTION, O.EXCHANGE,
-             O.MOVE, O.WIN, O.LOSE, O.EXECUTE, O.DOGMA, O.END_DOGMA,   # MOVE: the owner may order cards onto one pile
+_HANDOVER = {O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOSE_OPTION, O.EXCHANGE,
+             O.WIN, O.LOSE, O.EXECUTE, O.DOGMA, O.END_DOGMA,
              O.ACT, O.ACT_END}                                  # ACT: another player is 'you' for a while
+# They may ask (MOVE: the owner may order cards onto one pile); most often they do not. Each ends its block.
+_MAY_ASK = {O.SELECT, O.SPLAY, O.MOVE}
 _INLINE = {O.CONST, O.POP, O.DUP, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.COMPARE,
            O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT, O.LIST_NEW, O.APPEND}
 _CMP_OPS = {2: "<", 3: "<=", 4: ">", 5: ">="}
@@ -87,9 +94,9 @@ def translate(chunk: dict, name: str = "chunk") -> str:
         info = O.OPCODES[ins[0]]
         if info.jumps:
             leaders.add(ins[1 + info.operands.index("target")])
-        if info.jumps or info.terminal or ins[0] in _HANDOVER:
+        if info.jumps or info.terminal or ins[0] in _HANDOVER or ins[0] in _MAY_ASK:
             leaders.add(pc + 1)
-        if ins[0] in _HANDOVER or (ins[0] not in _INLINE and ins[0] not in _EMULATED):
+        if ins[0] in _HANDOVER or (ins[0] not in _INLINE and ins[0] not in _EMULATED and ins[0] not in _MAY_ASK):
             leaders.add(pc)
     leaders = sorted(p for p in leaders if p in depth)
     nstack = max([d for d in depth.values()] + [chunk.get("max_stack", 0), 1]) + 1
@@ -111,7 +118,12 @@ def translate(chunk: dict, name: str = "chunk") -> str:
         body = _block(code, consts, depth, start, end)
         out.append(f"            if blk == {start}:")
         out += ["                " + line for line in body]
-    out += ["    except vm.GameOver:",
+    out += ["    except vm.NeedDecision:   # an instruction of _MAY_ASK asks: the VM's frame at that pc",
+            "        frame['pc'] = pc",
+            f"        _st[:] = ({', '.join(svars)},)[:DEPTH[pc]]",
+            "        engine.budget = budget",
+            "        raise",
+            "    except vm.GameOver:",
             "        frame['pc'] = pc",
             "        engine.budget = budget",
             "        raise",
@@ -149,7 +161,7 @@ def _goto(targets: list[int], here: int, expr: str) -> list[str]:
 
 def _block(code, consts, depth, start, end) -> list[str]:
     ins0 = code[start]
-    if ins0[0] in _HANDOVER or (ins0[0] not in _INLINE and ins0[0] not in _EMULATED):
+    if ins0[0] in _HANDOVER or (ins0[0] not in _INLINE and ins0[0] not in _EMULATED and ins0[0] not in _MAY_ASK):
         return [f"hand = {start}", "break"]
     n = end - start
     lines = [f"if budget <= {n}:", f"    hand = {start}", "    break", f"budget -= {n}"]

@@ -107,11 +107,43 @@ def test_runaway_effect_stops_at_the_same_instruction():
 
 
 def test_generated_source_keeps_decisions_on_the_vm():
+    """Instructions that always ask are handed to the VM; those that may ask (SELECT, SPLAY, MOVE) run the
+    VM's implementation and end their block, and the function leaves the whole stack in the frame when
+    one asks."""
     bundle = load_bundle("3e")
+    may_ask = 0
     for card in bundle["cards"]:
         for i, chunk in enumerate(card["effects"]):
             src = tier.translate(chunk, f"{card['name']} {i}")
             compile(src, "<test>", "exec")
-            for ins in chunk["code"]:
-                if ins[0] in (vm.O.SELECT, vm.O.ASK, vm.O.CHOOSE):
-                    assert f"INS[{chunk['code'].index(ins)}], {ins[0]}" not in src
+            for pc, ins in enumerate(chunk["code"]):
+                if ins[0] in (vm.O.ASK, vm.O.CHOOSE):
+                    assert f"INS[{pc}], {ins[0]}" not in src
+                if ins[0] in (vm.O.SELECT, vm.O.SPLAY, vm.O.MOVE) and f"INS[{pc}], {ins[0]}" in src:
+                    may_ask += 1
+                    assert f"if blk == {pc + 1}:" in src        # the next instruction begins a block
+                    assert "except vm.NeedDecision" in src
+    assert may_ask > 100
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_every_decision_is_the_same_state_on_both_tiers(edition):
+    """Saved at every decision (frames, stacks and budgets too), seeded games are the same on both tiers."""
+    def saves(which, seed):
+        bundle = load_bundle(edition)
+        game = Game.new(edition, 2, seed, bundle=bundle, fast=True)
+        game.engine.tier = which
+        bots = [RandomBot(seed * 31 + p) for p in range(2)]
+        out = []
+        while not game.over:
+            out.append(game.save())
+            p = game.decision["player"]
+            game.apply(bots[p].answer(game.decision, game.cards))
+        return out
+    for seed in range(2):
+        vm_saves, tier_saves = saves("vm", seed), saves("compiled", seed)
+        assert len(vm_saves) == len(tier_saves)
+        assert [i for i, (a, b) in enumerate(zip(vm_saves, tier_saves)) if a != b] == []
+        assert sum('"stack":[' in s and '"pc":' in s for s in vm_saves) > 10   # decisions inside effects
+
+
