@@ -8,8 +8,10 @@
 Pairings: search against heuristic, heuristic against random. Each game g of a
 pairing uses seed 1000 + g; the first bot sits first in even games and second
 in odd ones. Reports each pairing's wins, losses and ties, the first bot's win
-rate, and the search bot's mean and slowest time per decision. Every bot
-answers from its own player's view (runtime/bots.py: answer_for).
+rate with its 95% interval, and the search bot's time per decision (mean,
+95th percentile, slowest, and how many took over 2 s). A game still going
+after 5,000 decisions is stopped and counted unfinished. Every bot answers
+from its own player's view (runtime/bots.py: answer_for).
 """
 from __future__ import annotations
 
@@ -22,6 +24,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 PAIRINGS = [("search", "heuristic"), ("heuristic", "random")]
+OUTCOMES = ("win", "loss", "tie", "unfinished")
+
+
+MAX_DECISIONS = 5000   # a game this long is stopped and counted unfinished (random games end in a few hundred)
+LIMIT_S = 2.0          # the search bot's time per decision, at most
 
 
 def one_game(task):
@@ -32,15 +39,22 @@ def one_game(task):
     game = Game.new(edition=edition, players=2, seed=1000 + g, fast=True)
     bots = [make_bot(k, g * 7919 + p, **(budget if k == "search" else {})) for p, k in enumerate(seats)]
     times: list[float] = []
+    decisions = 0
     while not game.over:
+        decisions += 1
+        if decisions > MAX_DECISIONS:
+            break
         p = game.decision["player"]
         t = time.perf_counter()
         answer = answer_for(game, bots[p], p)
         if seats[p] == "search":
             times.append(time.perf_counter() - t)
         game.apply(answer)
-    w = game.result["winners"]
-    outcome = "tie" if len(w) != 1 else ("win" if seats[w[0]] == a else "loss")
+    if not game.over:
+        outcome = "unfinished"
+    else:
+        w = game.result["winners"]
+        outcome = "tie" if len(w) != 1 else ("win" if seats[w[0]] == a else "loss")
     return {"edition": edition, "pairing": f"{a}-{b}", "game": g, "outcome": outcome, "turns": game.state["turn"]["number"],
             "search_times": times}
 
@@ -56,17 +70,19 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def table(records: list[dict], editions: list[str], pairings: list[str]) -> str:
-    lines = ["| edition | pairing | games | wins | losses | ties | win rate (95% interval) | "
-             "search s/decision (mean, max) |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| edition | pairing | games | wins | losses | ties | unfinished | win rate (95% interval) | "
+             f"search s/decision (mean, 95th percentile, max) | decisions over {LIMIT_S:g} s |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for ed in editions:
         for pair in pairings:
             rs = [r for r in records if r["edition"] == ed and r["pairing"] == pair]
-            n = {k: sum(r["outcome"] == k for r in rs) for k in ("win", "loss", "tie")}
-            ts = [t for r in rs for t in r["search_times"]]
-            timing = f"{sum(ts) / len(ts):.2f}, {max(ts):.2f}" if ts else "-"
+            n = {k: sum(r["outcome"] == k for r in rs) for k in OUTCOMES}
+            ts = sorted(t for r in rs for t in r["search_times"])
+            timing = f"{sum(ts) / len(ts):.2f}, {ts[int(0.95 * (len(ts) - 1))]:.2f}, {ts[-1]:.2f}" if ts else "-"
+            over = f"{sum(t > LIMIT_S for t in ts)} of {len(ts)}" if ts else "-"
             lo, hi = wilson(n["win"], len(rs))
-            lines.append(f"| {ed} | {pair} | {len(rs)} | {n['win']} | {n['loss']} | {n['tie']} | "
-                         f"{n['win'] / max(len(rs), 1):.0%} ({lo:.0%}-{hi:.0%}) | {timing} |")
+            lines.append(f"| {ed} | {pair} | {len(rs)} | {n['win']} | {n['loss']} | {n['tie']} | {n['unfinished']} | "
+                         f"{n['win'] / max(len(rs), 1):.0%} ({lo:.0%}-{hi:.0%}) | {timing} | {over} |")
     return "\n".join(lines)
 
 
@@ -92,7 +108,7 @@ def combine(paths: list[str]) -> tuple[list[dict], list[str], list[str]]:
             these, games = data["budget"], data["games"]
             for r in games:   # each game's record as one_game writes it
                 if not (isinstance(r["edition"], str) and isinstance(r["pairing"], str) and isinstance(r["game"], int)
-                        and r["outcome"] in ("win", "loss", "tie")
+                        and r["outcome"] in OUTCOMES
                         and all(isinstance(t, (int, float)) for t in r["search_times"])):
                     raise ValueError(f"a game's record is malformed: {str(r)[:80]}")
         except (OSError, ValueError, KeyError, TypeError) as e:

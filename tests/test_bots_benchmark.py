@@ -49,3 +49,18 @@ def test_parts_with_other_settings_are_refused(tmp_path):
 def test_win_rate_interval(wins, n, lo, hi):
     a, b = bench.wilson(wins, n)
     assert a == pytest.approx(lo, abs=0.01) and b == pytest.approx(hi, abs=0.01)
+
+
+def test_a_game_that_does_not_end_is_stopped_and_counted_unfinished(monkeypatch):
+    monkeypatch.setattr(bench, "MAX_DECISIONS", 30)
+    r = bench.one_game(("3e", "heuristic", "random", 0, {}))
+    assert r["outcome"] == "unfinished" and r["turns"] < 30
+    row = bench.table([r], ["3e"], ["heuristic-random"]).splitlines()[2].split("|")
+    assert [c.strip() for c in row[4:9]] == ["0", "0", "0", "1", "0% (0%-79%)"]
+
+
+def test_the_table_gives_the_search_times_and_those_over_the_limit():
+    records = [{"edition": "3e", "pairing": "search-heuristic", "game": g, "outcome": "win", "turns": 9,
+                "search_times": [0.5] * 18 + [1.5, 2.5]} for g in range(2)]
+    row = bench.table(records, ["3e"], ["search-heuristic"]).splitlines()[2].split("|")
+    assert row[9].strip() == "0.65, 1.50, 2.50" and row[10].strip() == "2 of 40"
