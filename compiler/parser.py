@@ -317,6 +317,10 @@ def _check_tree(tree: Tree, path: str, text: str) -> None:
                 work.append((child, depth + 1))
 
 
+_TREES: dict[str, Tree] = {}   # text -> its tree: the tools parse the same cards many times in one process
+_MAX_TREES = 4096
+
+
 def parse(text: str, path: str = "<string>") -> Tree:
     """Parse one card file; raise CompileError for the first syntax error.
 
@@ -324,7 +328,14 @@ def parse(text: str, path: str = "<string>") -> Tree:
     mostly report cascades of the same mistake.  Name and type errors,
     found after parsing, are all reported in one run.  A leading byte-order
     mark is read as nothing (positions count from after it).
+
+    A text parsed before is not parsed again: a tree holds no path (errors,
+    which do, are never kept) and the builder reads it without changing it.
     """
+    tree = _TREES.get(text)
+    if tree is not None:
+        return tree
+    key = text
     if text.startswith(BOM):
         text = text[1:]
     _check_text(text, path)
@@ -334,4 +345,7 @@ def parse(text: str, path: str = "<string>") -> Tree:
     except UnexpectedInput as err:
         raise CompileError([syntax_diagnostic(path, err, text)], {path: text}) from None
     _check_tree(tree, path, text)
+    if len(_TREES) >= _MAX_TREES:
+        _TREES.clear()
+    _TREES[key] = tree
     return tree

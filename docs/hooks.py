@@ -379,6 +379,8 @@ def _gallery_of(pages, folder, ed_name, sets, label, bundle, catalog, asts, refe
                 sslug = _slug(rel.rsplit(".", 1)[0])
                 lines.append(f"- [{rel}](scenarios/{sslug}.md)")
                 pages.setdefault(f"{folder}/scenarios/{sslug}.md",
+                                 # out of the search index: their YAML would answer every search for a card
+                                 f"---\nsearch:\n  exclude: true\n---\n\n"
                                  f"# Scenario {rel} ({ed_name})\n\n`tests/scenarios/{scen_dir.name}/{rel}`, run by "
                                  f"`innoscript scenario`.\n\n```yaml\n{p.read_text(encoding='utf-8').rstrip()}\n```\n")
         else:

@@ -10,6 +10,7 @@ what they answer; a version-1 file means exactly what it always did.
 """
 from __future__ import annotations
 
+import copy
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -46,12 +47,27 @@ class Outcome:
         return {(e["card"], e["effect"]) for e in self.events if e["type"] == "effect"}
 
 
+_READ: dict = {}   # (as JSON?, text) -> the checked data: the tools read the same files many times in one process
+
+
 def read(path: str | Path) -> dict:
+    """A scenario file's data, checked against the schema; ScenarioError naming the file, line and column."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise ScenarioError(f"{path}: cannot read: {err}") from None
+    key = (path.suffix not in (".yaml", ".yml"), text)
+    if key in _READ:
+        return copy.deepcopy(_READ[key])    # a copy: running a scenario may change its data
+    data = _read(path, text)
+    if len(_READ) >= 4096:
+        _READ.clear()
+    _READ[key] = copy.deepcopy(data)
+    return data
+
+
+def _read(path: Path, text: str) -> dict:
     try:
         data, marks = scenario_check.load(text, path.suffix not in (".yaml", ".yml"))
     except ValueError as err:
