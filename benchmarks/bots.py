@@ -9,7 +9,9 @@ Pairings: search against heuristic, heuristic against random. Each game g of a
 pairing uses seed 1000 + g; the first bot sits first in even games and second
 in odd ones. Reports each pairing's wins, losses and ties, the first bot's win
 rate with its 95% interval, and the search bot's time per decision (mean,
-95th percentile, slowest, and how many took over 2 s). A game still going
+95th percentile, slowest, and how many took over 2 s), by the clock and in
+CPU seconds of the process (which other work on the machine does not
+inflate; games recorded before CPU times were kept have clock times only). A game still going
 after 5,000 decisions is stopped and counted unfinished. Every bot answers
 from its own player's view (runtime/bots.py: answer_for).
 """
@@ -39,16 +41,18 @@ def one_game(task):
     game = Game.new(edition=edition, players=2, seed=1000 + g, fast=True)
     bots = [make_bot(k, g * 7919 + p, **(budget if k == "search" else {})) for p, k in enumerate(seats)]
     times: list[float] = []
+    cpu: list[float] = []    # the same decisions in CPU seconds of this process: what other work on the machine does not inflate
     decisions = 0
     while not game.over:
         decisions += 1
         if decisions > MAX_DECISIONS:
             break
         p = game.decision["player"]
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         answer = answer_for(game, bots[p], p)
         if seats[p] == "search":
             times.append(time.perf_counter() - t)
+            cpu.append(time.process_time() - c)
         game.apply(answer)
     if not game.over:
         outcome = "unfinished"
@@ -56,7 +60,7 @@ def one_game(task):
         w = game.result["winners"]
         outcome = "tie" if len(w) != 1 else ("win" if seats[w[0]] == a else "loss")
     return {"edition": edition, "pairing": f"{a}-{b}", "game": g, "outcome": outcome, "turns": game.state["turn"]["number"],
-            "search_times": times}
+            "search_times": times, "search_cpu": cpu}
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -71,19 +75,30 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def table(records: list[dict], editions: list[str], pairings: list[str]) -> str:
     lines = ["| edition | pairing | games | wins | losses | ties | unfinished | win rate (95% interval) | "
-             f"search s/decision (mean, 95th percentile, max) | decisions over {LIMIT_S:g} s |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             f"search s/decision (mean, 95th percentile, max) | decisions over {LIMIT_S:g} s | "
+             f"the same in CPU seconds (games timed so) | over {LIMIT_S:g} CPU s |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for ed in editions:
         for pair in pairings:
             rs = [r for r in records if r["edition"] == ed and r["pairing"] == pair]
             n = {k: sum(r["outcome"] == k for r in rs) for k in OUTCOMES}
-            ts = sorted(t for r in rs for t in r["search_times"])
-            timing = f"{sum(ts) / len(ts):.2f}, {ts[int(0.95 * (len(ts) - 1))]:.2f}, {ts[-1]:.2f}" if ts else "-"
-            over = f"{sum(t > LIMIT_S for t in ts)} of {len(ts)}" if ts else "-"
+            timing, over = _times([t for r in rs for t in r["search_times"]])
+            cpu_rs = [r for r in rs if "search_cpu" in r]
+            cpu, cpu_over = _times([t for r in cpu_rs for t in r["search_cpu"]])
             lo, hi = wilson(n["win"], len(rs))
             lines.append(f"| {ed} | {pair} | {len(rs)} | {n['win']} | {n['loss']} | {n['tie']} | {n['unfinished']} | "
-                         f"{n['win'] / max(len(rs), 1):.0%} ({lo:.0%}-{hi:.0%}) | {timing} | {over} |")
+                         f"{n['win'] / max(len(rs), 1):.0%} ({lo:.0%}-{hi:.0%}) | {timing} | {over} | "
+                         f"{cpu} ({len(cpu_rs)}) | {cpu_over} |")
     return "\n".join(lines)
+
+
+def _times(ts: list[float]) -> tuple[str, str]:
+    """'mean, 95th percentile, max' of decision times, and how many exceed the limit."""
+    if not ts:
+        return "-", "-"
+    ts = sorted(ts)
+    return (f"{sum(ts) / len(ts):.2f}, {ts[int(0.95 * (len(ts) - 1))]:.2f}, {ts[-1]:.2f}",
+            f"{sum(t > LIMIT_S for t in ts)} of {len(ts)}")
 
 
 def bots_source() -> str:
@@ -109,7 +124,8 @@ def combine(paths: list[str]) -> tuple[list[dict], list[str], list[str]]:
             for r in games:   # each game's record as one_game writes it
                 if not (isinstance(r["edition"], str) and isinstance(r["pairing"], str) and isinstance(r["game"], int)
                         and r["outcome"] in OUTCOMES
-                        and all(isinstance(t, (int, float)) for t in r["search_times"])):
+                        and all(isinstance(t, (int, float)) for t in r["search_times"])
+                        and all(isinstance(t, (int, float)) for t in r.get("search_cpu", []))):
                     raise ValueError(f"a game's record is malformed: {str(r)[:80]}")
         except (OSError, ValueError, KeyError, TypeError) as e:
             raise SystemExit(f"bots.py: {path}: not a --json file of this benchmark ({e})")

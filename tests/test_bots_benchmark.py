@@ -61,6 +61,9 @@ def test_a_game_that_does_not_end_is_stopped_and_counted_unfinished(monkeypatch)
 
 def test_the_table_gives_the_search_times_and_those_over_the_limit():
     records = [{"edition": "3e", "pairing": "search-heuristic", "game": g, "outcome": "win", "turns": 9,
-                "search_times": [0.5] * 18 + [1.5, 2.5]} for g in range(2)]
+                "search_times": [0.5] * 18 + [1.5, 2.5], "search_cpu": [0.4] * 20} for g in range(2)]
+    records.append({**records[0], "game": 2, "search_cpu": [3.0]})
+    del records[1]["search_cpu"]               # a game recorded before CPU times were kept
     row = bench.table(records, ["3e"], ["search-heuristic"]).splitlines()[2].split("|")
-    assert row[9].strip() == "0.65, 1.50, 2.50" and row[10].strip() == "2 of 40"
+    assert row[9].strip() == "0.65, 1.50, 2.50" and row[10].strip() == "3 of 60"
+    assert row[11].strip() == "0.52, 0.40, 3.00 (2)" and row[12].strip() == "1 of 21"
