@@ -530,7 +530,7 @@ class Renderer:
         for f in sel.filters:
             if f in colors:
                 continue
-            after.append(self.filter(f))
+            after.append(self.filter(f, plural))
         if sel.each_color:
             after.append("of each color")
         src = sel.source
@@ -552,7 +552,7 @@ class Renderer:
             parts.append("of my choice")
         return " ".join(p for p in parts if p)
 
-    def filter(self, f: A.Filter) -> str:
+    def filter(self, f: A.Filter, plural: bool = False) -> str:
         k = f.kind
         if k == "with":
             return f"with {self._a(self.icon_word(f.icon))}"
@@ -586,7 +586,7 @@ class Renderer:
         if k == "not_this":
             return f"other than {self.this}"
         if k == "where":
-            return f"where {self.cond(f.cond)}"
+            return self.where(f.cond, plural)
         return k
 
     @staticmethod
@@ -674,7 +674,7 @@ class Renderer:
         if f == "count":
             return f"the number of {self.expr(a[0])}"
         if f == "value":
-            return f"the value of {self.expr(a[0])}"
+            return self._attribute("value", a[0])
         if f in ("highest", "lowest"):
             return f"the {f} value in {self.expr(a[0])}"
         if f in ("highest_value", "lowest_value"):
@@ -683,7 +683,7 @@ class Renderer:
                 return f"the {f[:-6]} bonus {inner[len('the bonuses '):]}"
             return f"the {f[:-6]} of {inner}"
         if f == "color":
-            return f"the color of {self.expr(a[0])}"
+            return self._attribute("color", a[0])
         if f == "colors":
             return f"the colors in {self.expr(a[0])}"
         if f == "values_of":
@@ -735,7 +735,7 @@ class Renderer:
         if f == "bonus":
             return f"the bonus on {self.expr(a[0])}"
         if f == "featured_icon":
-            return f"the featured icon of {self.expr(a[0])}"
+            return self._attribute("featured icon", a[0])
         if f == "bonuses":
             return f"the bonuses on {self.expr(a[0])}"
         if f == "bonus_points":
@@ -780,11 +780,28 @@ class Renderer:
                 return f"cards in {self.expr(e)}"
             return {"hand": "cards in your hand", "score": "cards in your score pile", "board": "cards on your board",
                     "top": "top cards on your board", "achievements": "achievements"}.get(e.zone.kind, self.expr(e))
+        if isinstance(e, A.ZoneExpr) and e.zone.kind in ("hand", "score", "board"):   # "cards in all players' hands"
+            return f"cards {'on' if e.zone.kind == 'board' else 'in'} {self.expr(e)}"
         if isinstance(e, A.Name) and e.name in self.bind_verbs:
             return f"{PAST.get(self.bind_verbs[e.name], self.bind_verbs[e.name])} cards"
         if isinstance(e, A.Call) and e.fn == "colors":
             return f"colors on {self.expr(e.args[0])}"
         return self.expr(e)
+
+    @staticmethod
+    def _there_are(noun: str, none: bool) -> str:
+        """'there are any cards in your hand', 'there are any of your top cards', 'there is no icon where'."""
+        if noun.startswith("any "):
+            return f"there is no {noun[4:]}" if none else f"there is {noun}"
+        if noun.startswith("the single ") or noun.startswith("a "):
+            return f"there is no {noun.split(' ', 1)[1]}" if none else f"there is {noun}"
+        words = noun.split(" ")
+        if words[0] in ("your", "my", "their", "its") and len(words) > 1 and words[1] in ("hand", "score"):
+            return f"there are {'no' if none else 'any'} cards in {noun}"     # "any cards in your hand that ..."
+        plural = any(w in ("cards", "colors", "values", "achievements", "bonuses") for w in words[:4])
+        if plural and (words[0] in ("your", "my", "their", "the", "all", "its", "those") or words[0].endswith("'s")):
+            return f"there are {'none' if none else 'any'} of {noun}"
+        return f"there are {'no' if none else 'any'} {noun}"
 
     def possessive(self, e) -> str:
         w = self.expr(e)
@@ -948,8 +965,7 @@ class Renderer:
             if isinstance(what, A.Name) and what.name in self.bind_verbs:
                 v = self.bind_verbs[what.name]
                 return f"you {PAST.get(v, v)} any" if e.op != "==" else f"you {PAST.get(v, v)} none"
-            noun = self.noun(what)
-            return f"there are any {noun}" if e.op != "==" else f"there are no {noun}"
+            return self._there_are(self.noun(what), e.op == "==")
         if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Name) \
                 and left.args[0].name in self.bind_verbs and isinstance(e.right, A.Int) and e.op in ("==", ">="):
             v = self.bind_verbs[left.args[0].name]     # "if you melded four or more cards", "if you returned three"
@@ -1013,13 +1029,33 @@ class Renderer:
             return Renderer.element(e.base)
         return "card"
 
+    def _attribute(self, attr: str, of) -> str:
+        """'its value' of the card a condition is about, else 'the value of X'."""
+        if isinstance(of, A.Pronoun) and of.who == "it":
+            return f"its {attr}"
+        return f"the {attr} of {self.expr(of)}"
+
+    def where(self, cond, plural: bool = False) -> str:
+        """A filter's condition as a relative clause: 'that is among the drawn cards', 'whose value is 3'
+        ('that are', 'that have' after plural cards); 'and it is' inside it reads 'and is'."""
+        text = self.cond(cond)
+        be, have = ("are", "have") if plural else ("is", "has")
+        for lead, rel in (("it is ", f"that {be} "), ("it has ", f"that {have} "), ("its ", "whose ")):
+            if text.startswith(lead):
+                text = rel + text[len(lead):]
+                for joint in (" and ", " or "):
+                    text = text.replace(f"{joint}it is ", f"{joint}{be} ").replace(f"{joint}it has ", f"{joint}{have} ")
+                return text
+        return f"where {text}"
+
     def e_Where(self, e: A.Where):
         shared = self._shared_values(e)
         if shared:
             return shared
         if e.name:
             self.binds[e.name] = f"that {self.element(e.base)}"
-        return f"{self.expr(e.base)} where {self.cond(e.cond)}"
+        base = self.expr(e.base)
+        return f"{base} {self.where(e.cond, not base.startswith('any '))}"
 
     def _shared_values(self, e: A.Where) -> str | None:
         """'values_of(C) where x (count(C where (value(it) == x)) >= N)': the values N or more of C share."""
@@ -1075,11 +1111,13 @@ class Renderer:
         if each:
             return each
         who = self.e_PlayerSet(e.players)
-        if e.kind == "any":
-            return f"any of {who} has {self.expr(e.cond)}".replace("has they", "has")
-        if e.kind == "no":
-            return f"none of {who} has {self.expr(e.cond)}".replace("has they", "has")
-        return f"each of {who} has {self.expr(e.cond)}".replace("has they", "has")
+        one = {"opponents": "opponent", "other players": "other player", "all players": "player",
+               "players": "player"}.get(who)
+        if one:     # "each opponent has", "no other player has"
+            lead = {"any": f"any {one}", "no": f"no {one}"}.get(e.kind, f"each {one}")
+        else:
+            lead = {"any": f"any of {who}", "no": f"none of {who}"}.get(e.kind, f"each of {who}")
+        return f"{lead} has {self.expr(e.cond)}".replace("has they", "has")
 
     def e_SinglePlayer(self, e: A.SinglePlayer):
         measure = self.expr(e.measure)
