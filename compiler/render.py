@@ -9,6 +9,8 @@ Conventions follow the printed cards: "[N]" for a card of value N,
 """
 from __future__ import annotations
 
+import re
+
 from . import ast as A
 
 NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
@@ -27,6 +29,20 @@ def number(n: int) -> str:
 
 def cap(s: str) -> str:
     return s[:1].upper() + s[1:] if s else s
+
+
+# Phrases the templates build in places where English wants another word.
+_POLISH = [(re.compile(r"\bfor each the (color|card|value)s "), r"for each \1 "),
+           (re.compile(r"\bfor each the "), "for each of the "),
+           (re.compile(r" in (your|my|their|that player's|its owner's|any player's) board\b"), r" on \1 board"),
+           (re.compile(r"\bthe (most|fewest) the "), r"the \1 of the ")]
+
+
+def polish(text: str) -> str:
+    """An effect's English, with the few fixed phrases above mended."""
+    for pattern, repl in _POLISH:
+        text = pattern.sub(repl, text)
+    return text
 
 
 class Renderer:
@@ -78,8 +94,8 @@ class Renderer:
         if eff.kind in ("demand", "compel"):
             word = "I DEMAND" if eff.kind == "demand" else "I COMPEL"
             first = f"{word} you {sentences[0]}"
-            return " ".join([first.rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in sentences[1:]])
-        return " ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in sentences)
+            return polish(" ".join([first.rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in sentences[1:]]))
+        return polish(" ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in sentences))
 
     # ------------------------------------------------------------ statements
     def sentences(self, stmts: list) -> list[str]:
