@@ -990,7 +990,9 @@ class Renderer:
         if isinstance(left, A.Call) and left.fn == "count":
             return f"{self.expr(left)} is {CMP_COUNT[e.op]} {self.expr(e.right)}"
         if isinstance(left, A.Call) and left.fn == "icons" and isinstance(e.right, A.Int):
-            return f"you have {CMP_COUNT[e.op]} {self.expr(e.right)} {self.icon(left.args[0])} on {self.expr(left.args[1])}"
+            board = self.expr(left.args[1])
+            who = "they" if board.startswith("their ") else "you"     # said of each player in turn: "they have"
+            return f"{who} have {CMP_COUNT[e.op]} {self.expr(e.right)} {self.icon(left.args[0])} on {board}"
         return f"{self.expr(left)} is {CMP[e.op]} {self.expr(e.right)}"
 
     def e_Not(self, e):
@@ -1133,7 +1135,14 @@ class Renderer:
             lead = {"any": f"any {one}", "no": f"no {one}"}.get(e.kind, f"each {one}")
         else:
             lead = {"any": f"any of {who}", "no": f"none of {who}"}.get(e.kind, f"each of {who}")
-        return f"{lead} has {self.expr(e.cond)}".replace("has they", "has")
+        cond = self.expr(e.cond)
+        if cond.startswith("they have "):                 # "each opponent has fewer than three [leaf] ..."
+            return f"{lead} has {cond[len('they have '):]}"
+        if cond.startswith("their ") and " is " in cond:   # "no player has their score lower than yours"
+            return f"{lead} has {cond.replace(' is ', ' ', 1)}"
+        if cond.startswith("the ") and " is " in cond:     # a comparison: "for each opponent, the number of ..."
+            return f"for {lead}, {cond}"
+        return f"{lead} has {cond}".replace("has they", "has")
 
     def e_SinglePlayer(self, e: A.SinglePlayer):
         measure = self.expr(e.measure)
