@@ -688,7 +688,12 @@ class Renderer:
         a = e.args
         f = e.fn
         if f == "count":
-            return f"the number of {self.expr(a[0])}"
+            arg = a[0]
+            if isinstance(arg, A.Where) and not arg.name and isinstance(arg.base, A.ZoneExpr) \
+                    and arg.base.zone.kind in ("hand", "score", "board"):   # "the number of cards in your hand whose ..."
+                prep = "on" if arg.base.zone.kind == "board" else "in"
+                return f"the number of cards {prep} {self.expr(arg.base)} {self.where(arg.cond, True)}"
+            return f"the number of {self.expr(arg)}"
         if f == "value":
             return self._attribute("value", a[0])
         if f in ("highest", "lowest"):
