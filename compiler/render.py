@@ -38,6 +38,20 @@ _POLISH = [(re.compile(r"\bfor each the (color|card|value)s "), r"for each \1 ")
            (re.compile(r"\bthe (most|fewest) the "), r"the \1 of the ")]
 
 
+def _is_cards(e) -> bool:
+    """Whether an expression is a set of cards (a selection, a filtered set, a builtin giving cards, or a
+    difference or union of them), which a later mention may call 'them'."""
+    from innoscript.builtins import BUILTINS
+    if isinstance(e, (A.Selection, A.Where)):
+        return True
+    if isinstance(e, A.Call):
+        b = BUILTINS.get(e.fn)
+        return b is not None and b.result == "cards"
+    if isinstance(e, A.BinOp) and e.op in ("+", "-"):
+        return _is_cards(e.left)
+    return False
+
+
 def polish(text: str) -> str:
     """An effect's English, with the few fixed phrases above mended."""
     for pattern, repl in _POLISH:
@@ -82,7 +96,7 @@ class Renderer:
         return f"{when}: " + " ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in self.sentences(h.body))
 
     def effect(self, eff: A.Effect) -> str:
-        self.lets, self.binds, self.bind_verbs = {}, {}, {}
+        self.lets, self.binds, self.bind_verbs, self.let_uses = {}, {}, {}, {}
         self.last_bind, self.plural, self.drawn_verbs = None, {}, {}
         self.in_demand = eff.kind == "demand"
         self.records = {}
@@ -428,6 +442,7 @@ class Renderer:
 
     def s_Let(self, s: A.Let) -> str:
         self.lets[s.name] = self.expr(s.expr)
+        self.__dict__.setdefault("let_exprs", {})[s.name] = s.expr
         return ""
 
     def s_Record(self, s: A.Record) -> str:
@@ -679,7 +694,12 @@ class Renderer:
 
     def e_Name(self, e):
         if e.name in self.lets:
-            return self.lets[e.name]
+            text = self.lets[e.name]
+            used = self.__dict__.setdefault("let_uses", {})
+            used[e.name] = used.get(e.name, 0) + 1
+            if used[e.name] > 1 and len(text) > 40 and _is_cards(self.__dict__.get("let_exprs", {}).get(e.name)):
+                return "them"      # a long set of cards named once already: not spelt out again
+            return text
         if e.name in self.binds:
             return self.binds[e.name]
         return e.name
@@ -819,7 +839,7 @@ class Renderer:
         words = noun.split(" ")
         if words[0] in ("your", "my", "their", "its") and len(words) > 1 and words[1] in ("hand", "score"):
             return f"there are {'no' if none else 'any'} cards in {noun}"     # "any cards in your hand that ..."
-        plural = any(w in ("cards", "colors", "values", "achievements", "bonuses") for w in words[:4])
+        plural = any(w in ("cards", "colors", "values", "achievements", "bonuses") for w in words[:6])
         if plural and (words[0] in ("your", "my", "their", "the", "all", "its", "those") or words[0].endswith("'s")):
             return f"there are {'none' if none else 'any'} of {noun}"
         return f"there are {'no' if none else 'any'} {noun}"
