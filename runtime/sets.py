@@ -88,26 +88,33 @@ def evaluate(cards, state: dict, set_name: str, what: str, p: int):
     chunk = cards.bundle["sets"][set_name].get(what)
     if chunk is None:
         return None
-    reads = _read_set(cards, set_name, what, chunk)
+    return kept_value(cards, state, chunk, f"{set_name}:{what}", p)
+
+
+def kept_value(cards, state: dict, chunk: dict, label: str, p: int):
+    """A manifest expression's value for player p (``label`` names it: 'echoes:score',
+    'echoes:zones/forecast/limit'), kept with the contents of its read set and run again only when
+    they differ; an expression whose reads cannot be compared runs every time."""
+    reads = _read_set(cards, label, chunk)
     if reads is None:
-        return run_chunk(cards, state, chunk, f"{set_name}:{what}", p)
-    key = (set_name, what, p, readsets.contents(state, reads, p))
+        return run_chunk(cards, state, chunk, label, p)
+    key = (label, p, readsets.contents(state, reads, p))
     cache = cards.__dict__.setdefault("expression_values", {})
     if key not in cache:
         if len(cache) > 4096:
             cache.clear()
-        cache[key] = run_chunk(cards, state, chunk, f"{set_name}:{what}", p)
+        cache[key] = run_chunk(cards, state, chunk, label, p)
     return cache[key]
 
 
-def _read_set(cards, set_name: str, what: str, chunk: dict):
+def _read_set(cards, label: str, chunk: dict):
     """The expression's read set when its contents can be compared (runtime/readsets.py), else None."""
     known = cards.__dict__.setdefault("expression_reads", {})
-    if (set_name, what) not in known:
+    if label not in known:
         from innoscript.compiler.readsets import read_set
         reads = tuple(read_set(chunk))
-        known[(set_name, what)] = reads if readsets.comparable(reads) else None
-    return known[(set_name, what)]
+        known[label] = reads if readsets.comparable(reads) else None
+    return known[label]
 
 
 def run_chunk(cards, state: dict, chunk: dict, label: str, p: int):

@@ -11,7 +11,8 @@ created for the zones of the sets in play (a game without such a set has no
   which ages: their backs); ``owner``: only the owner.  Views, events and
   decision options follow this (runtime/views.py).
 - **Limit**: an InnoScript number expression for the owner ('you'),
-  evaluated at each move into the zone, card by card; ``null``: no limit.
+  evaluated at each move into the zone, card by card (kept with what it
+  reads, as the sets' other expressions are: runtime/sets.py); ``null``: no limit.
   A move into a full zone does nothing.  A limit that shrinks later (a
   splay that grows) removes nothing: the zone keeps its cards and takes no
   more until it has room (docs/rules.md).
@@ -30,7 +31,7 @@ def limit(cards, state: dict, zone: str, p: int) -> int | None:
     chunk = cards.zones[zone].get("limit")
     if chunk is None:
         return None
-    value = sets.run_chunk(cards, state, chunk, f"{cards.zones[zone]['set']}:zones/{zone}/limit", p)
+    value = sets.kept_value(cards, state, chunk, f"{cards.zones[zone]['set']}:zones/{zone}/limit", p)
     return max(int(value or 0), 0)
 
 

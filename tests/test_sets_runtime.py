@@ -334,11 +334,13 @@ def game_name(engine, cid):
 
 @pytest.mark.parametrize("edition", ["3e", "4e"])
 def test_the_sets_expressions_kept_by_what_they_read_agree_with_running_them_afresh(edition):
-    """The draw rule and the score are kept with the contents of their read sets (runtime/sets.py): at every
-    decision of a seeded Echoes game, each kept value is the value the expression computes now."""
+    """The draw rule, the score and a zone's limit are kept with the contents of their read sets
+    (runtime/sets.py): at every decision of a seeded Echoes game, each kept value is the value the
+    expression computes now."""
     from innoscript.runtime import sets
     game = Game.new(edition, 2, 11, bundle=load_bundle(edition, sets=("echoes",)), fast=True)
-    cards, bots, checked = game.cards, [RandomBot(3), RandomBot(4)], 0
+    from innoscript.runtime import zones
+    cards, bots, checked, limits = game.cards, [RandomBot(3), RandomBot(4)], 0, set()
     while not game.over and checked < 600:
         for p in range(2):
             for what in ("draw_rule", "score"):
@@ -346,6 +348,12 @@ def test_the_sets_expressions_kept_by_what_they_read_agree_with_running_them_afr
                 fresh = sets.run_chunk(cards, game.state, chunk, f"echoes:{what}", p)
                 assert sets.evaluate(cards, game.state, "echoes", what, p) == fresh
                 checked += 1
+            limit = cards.zones["forecast"].get("limit")
+            if limit is not None:   # the 4th edition's forecast limit, from the highest splay
+                fresh = sets.run_chunk(cards, game.state, limit, "echoes:zones/forecast/limit", p)
+                assert zones.limit(cards, game.state, "forecast", p) == max(int(fresh or 0), 0)
+                limits.add(fresh)
         p = game.decision["player"]
         game.apply(answer_for(game, bots[p], p))
     assert cards.expression_values, "the values were kept"
+    assert edition == "3e" or len(limits) > 1, "the forecast limit changed during the game"
