@@ -107,6 +107,9 @@ class Renderer:
             return ""
         if eff.kind in ("demand", "compel"):
             word = "I DEMAND" if eff.kind == "demand" else "I COMPEL"
+            if sentences[0].startswith("I ") and len(sentences) > 1:   # "I choose a color, and I DEMAND you ..."
+                sentences = [f"{sentences[0].rstrip('.!')}, and {word} you {sentences[1]}"] + sentences[2:]
+                return polish(" ".join([sentences[0].rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in sentences[1:]]))
             first = f"{word} you {sentences[0]}"
             return polish(" ".join([first.rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in sentences[1:]]))
         return polish(" ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in sentences))
