@@ -62,6 +62,8 @@ def polish(text: str) -> str:
 class Renderer:
     def __init__(self):
         self.lets: dict[str, str] = {}
+        self.let_exprs: dict = {}        # a let's expression, and how often its name was read (for "them")
+        self.let_uses: dict[str, int] = {}
         self.binds: dict[str, str] = {}
         self.bind_verbs: dict[str, str] = {}
         self.in_demand = False
@@ -87,7 +89,7 @@ class Renderer:
     def hook(self, h: A.Hook) -> str:
         """A set's hook: when it runs, then what it does."""
         from innoscript.hooks import HOOK_POINTS
-        self.lets, self.binds, self.bind_verbs = {}, {}, {}
+        self.lets, self.binds, self.bind_verbs, self.let_exprs, self.let_uses = {}, {}, {}, {}, {}
         self.last_bind, self.plural, self.records, self.in_demand = None, {}, {}, False
         point = HOOK_POINTS.get(h.point)
         for (usual, _), name in zip(point.params if point else (), h.params):
@@ -96,7 +98,7 @@ class Renderer:
         return f"{when}: " + " ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in self.sentences(h.body))
 
     def effect(self, eff: A.Effect) -> str:
-        self.lets, self.binds, self.bind_verbs, self.let_uses = {}, {}, {}, {}
+        self.lets, self.binds, self.bind_verbs, self.let_exprs, self.let_uses = {}, {}, {}, {}, {}
         self.last_bind, self.plural, self.drawn_verbs = None, {}, {}
         self.in_demand = eff.kind == "demand"
         self.records = {}
@@ -108,10 +110,10 @@ class Renderer:
         if eff.kind in ("demand", "compel"):
             word = "I DEMAND" if eff.kind == "demand" else "I COMPEL"
             if sentences[0].startswith("I ") and len(sentences) > 1:   # "I choose a color, and I DEMAND you ..."
-                sentences = [f"{sentences[0].rstrip('.!')}, and {word} you {sentences[1]}"] + sentences[2:]
-                return polish(" ".join([sentences[0].rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in sentences[1:]]))
-            first = f"{word} you {sentences[0]}"
-            return polish(" ".join([first.rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in sentences[1:]]))
+                first, rest = f"{sentences[0].rstrip('.!')}, and {word} you {sentences[1]}", sentences[2:]
+            else:
+                first, rest = f"{word} you {sentences[0]}", sentences[1:]
+            return polish(" ".join([first.rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in rest]))
         return polish(" ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in sentences))
 
     # ------------------------------------------------------------ statements
@@ -445,7 +447,7 @@ class Renderer:
 
     def s_Let(self, s: A.Let) -> str:
         self.lets[s.name] = self.expr(s.expr)
-        self.__dict__.setdefault("let_exprs", {})[s.name] = s.expr
+        self.let_exprs[s.name] = s.expr
         return ""
 
     def s_Record(self, s: A.Record) -> str:
@@ -698,9 +700,8 @@ class Renderer:
     def e_Name(self, e):
         if e.name in self.lets:
             text = self.lets[e.name]
-            used = self.__dict__.setdefault("let_uses", {})
-            used[e.name] = used.get(e.name, 0) + 1
-            if used[e.name] > 1 and len(text) > 40 and _is_cards(self.__dict__.get("let_exprs", {}).get(e.name)):
+            self.let_uses[e.name] = self.let_uses.get(e.name, 0) + 1
+            if self.let_uses[e.name] > 1 and len(text) > 40 and _is_cards(self.let_exprs.get(e.name)):
                 return "them"      # a long set of cards named once already: not spelt out again
             return text
         if e.name in self.binds:
