@@ -14,11 +14,16 @@ rules engine forward in that sampled world.
   dogma twice in a turn when an opponent shares it. Its other decisions are
   the greedy bot's.
 - ``SearchBot`` ("search"): information-set Monte Carlo tree search. Each
-  iteration samples a new determinisation, walks a tree of its own actions
-  (UCB1 counted over the actions available in that sample), then plays on
-  with the quick policy for a few actions and scores the position with the
-  same evaluation. Seeded; budgeted by iterations or by seconds per decision.
-  With ``prune`` it searches only the heuristic's best few actions at the root.
+  iteration plays one determinisation: it walks a tree of the bot's own
+  actions (UCB1 counted over the actions available in that sample), then
+  plays on with the quick policy for a few actions and scores the position
+  with the same evaluation. At the root it compares the actions by
+  sequential halving over paired worlds (``root="halving"``, the default):
+  every action still in contention is played in the same sampled worlds,
+  and each round keeps the better half. ``root="ucb"`` is plain UCB1 at the
+  root too, a fresh world per iteration. Seeded; budgeted by iterations or
+  by seconds per decision. With ``prune`` it searches only the heuristic's
+  best few actions at the root.
 """
 from __future__ import annotations
 
@@ -32,7 +37,7 @@ import time
 from .bots import GreedyBot
 from . import teams as T
 from .engine import Engine
-from .state import Cards, board_icon_count, points, top_cards
+from .state import Cards, board_table, points, top_cards
 
 _BUNDLES: dict = {}
 
@@ -234,6 +239,13 @@ def quick_action(eng: Engine, rng: random.Random, eps: float = 0.15) -> dict:
         return rng.choice(options)
     best, best_v = None, -1e9
     tops = {color: (pile["cards"][0] if pile["cards"] else None) for color, pile in st["players"][p]["board"].items()}
+    tables: dict = {}   # icon tables, read only if a dogma is offered (kept by the engine per player revision)
+
+    def icons(q: int) -> dict:
+        t = tables.get(q)
+        if t is None:
+            t = tables[q] = board_table(cards, st, q, eng.icon_cache)[1]
+        return t
     for o in options:
         t = o["type"]
         if t == "achieve":
@@ -243,8 +255,8 @@ def quick_action(eng: Engine, rng: random.Random, eps: float = 0.15) -> dict:
             v = 2 + cards.age[o["card"]] - (cards.age[cur] if cur is not None else 0) * 0.8
         elif t == "dogma":
             icon = cards.cards[o["card"]]["dogma"]
-            mine = board_icon_count(cards, st, p, icon)
-            shared = any(board_icon_count(cards, st, q, icon) >= mine for q in T.opponents(st, p))
+            mine = icons(p).get(icon, 0)
+            shared = any(icons(q).get(icon, 0) >= mine for q in T.opponents(st, p))
             v = 3 + 0.4 * cards.age[o["card"]] - (3 if shared else 0)
         else:
             v = 1.5
@@ -369,9 +381,12 @@ class SearchBot(HeuristicBot):
     name = "search"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 depth: int = 4, c: float = 0.7, prune: int = 0):
+                 depth: int = 4, c: float = 0.2, prune: int = 0, root: str = "halving"):
         super().__init__(seed)
+        if root not in ("halving", "ucb"):
+            raise ValueError(f"root must be 'halving' or 'ucb', not {root!r}")
         self.prune = prune
+        self.root = root
         self.iterations = iterations if iterations is not None else (None if seconds else 300)
         self.seconds = seconds
         self.depth, self.c = depth, c
@@ -396,6 +411,9 @@ class SearchBot(HeuristicBot):
         sampler = self.sampler(bundle, cards, v)
         by_key = {_key(_engine_action(o)): o for o in options}
         root["only"] = set(by_key)
+        if self.root == "halving":
+            k = self._halving(sampler, bundle, cards, root, by_key, me, start) if self.iterations != 0 else None
+            return self.chosen(by_key[k]) if k is not None else super().action(decision, v)
         it, longest = 0, 0.0
         while True:
             if self.iterations is not None and it >= self.iterations:
@@ -414,7 +432,49 @@ class SearchBot(HeuristicBot):
         k, _ = max(scored, key=lambda kv: (kv[1]["n"], kv[1]["w"] / kv[1]["n"]))
         return self.chosen(by_key[k])
 
-    def _iterate(self, eng: Engine, root: dict, me: int, cards: Cards, rng: random.Random) -> None:
+    def _halving(self, sampler: Sampler, bundle: dict, cards: Cards, root: dict, by_key: dict, me: int,
+                 start: float) -> tuple | None:
+        """Sequential halving at the root over paired worlds. Each round samples worlds and plays every
+        surviving action in each of them (the same world and the same play-out seed for all), then keeps
+        the better half by mean score. Comparing actions in the same worlds cancels most of the luck of
+        the hidden cards, which otherwise swamps the differences between actions; halving spends the
+        budget on the actions still in contention. Budgeted by iterations, each round gets an equal share
+        of them; by seconds, an equal share of the time, and no world is begun that would overrun it.
+        None when no world could be played (the caller falls back to the heuristic)."""
+        alive = list(by_key)
+        rounds = max(1, math.ceil(math.log2(len(alive))))
+        total = {k: [0, 0.0] for k in alive}
+        longest = 0.0   # the longest single play-out so far: a world costs about that per action alive
+        for r in range(rounds):
+            if self.iterations is not None:
+                worlds, deadline = max(1, self.iterations // (rounds * len(alive))), None
+            else:
+                worlds, deadline = 1 << 30, start + self.seconds * (r + 1) / rounds
+            for _ in range(worlds):
+                if deadline is not None and time.monotonic() + longest * len(alive) >= deadline:
+                    break
+                seed, play = self.rng.randrange(1 << 30), self.rng.randrange(1 << 30)
+                world = pickle.dumps(sampler.sample(random.Random(seed)), pickle.HIGHEST_PROTOCOL)
+                for k in alive:
+                    t = time.monotonic()
+                    eng = engine_from(bundle, pickle.loads(world))   # the same world for every action
+                    value = self._iterate(eng, root, me, cards, random.Random(play), first=k)
+                    longest = max(longest, time.monotonic() - t)
+                    if value is not None:
+                        total[k][0] += 1
+                        total[k][1] += value
+            played = [k for k in alive if total[k][0]]
+            if not played:
+                return None
+            # the best mean first; ties keep the options' order
+            played.sort(key=lambda k: -total[k][1] / total[k][0])
+            alive = played[:max(1, (len(played) + 1) // 2)]
+            if len(alive) == 1:
+                break
+        return alive[0]
+
+    def _iterate(self, eng: Engine, root: dict, me: int, cards: Cards, rng: random.Random,
+                 first: tuple | None = None) -> float | None:
         path = [root]
         node = root
         left = self.depth
@@ -432,6 +492,15 @@ class SearchBot(HeuristicBot):
                 legal = {_key(o): o for o in d["options"]}
                 if node is root:
                     legal = {k: o for k, o in legal.items() if k in root["only"]} or legal
+                    if first is not None:
+                        if first not in legal:
+                            return None
+                        child = node["kids"].setdefault(first, {"n": 0, "w": 0.0, "avail": 0, "kids": {}})
+                        child["avail"] += 1
+                        node = child
+                        path.append(child)
+                        eng.answer(legal[first])
+                        continue
                 for k in legal:
                     kid = node["kids"].setdefault(k, {"n": 0, "w": 0.0, "avail": 0, "kids": {}})
                     kid["avail"] += 1
@@ -451,8 +520,9 @@ class SearchBot(HeuristicBot):
             play_out(eng, rng, left)
             value = evaluate(cards, eng.state, me)
         except Exception:   # a sampled world that the rules cannot continue: count nothing
-            return
+            return None
         value = max(-200.0, min(200.0, value))
         for n in path:
             n["n"] += 1
             n["w"] += value
+        return value

@@ -203,3 +203,55 @@ def test_bots_play_the_same_games_without_previews_and_with_a_lazy_view(kind, ed
         return game.save()
     assert BOTS[kind].previews is False and BOTS[kind].options_only is (kind == "random")
     assert play(lambda b: b) == play(_FullViewBot)
+
+
+def _recording_search(monkeypatch, value_of):
+    """A search bot whose play-outs are recorded (the world's seed, the action forced first) and scored
+    by value_of(action key) instead of being played."""
+    calls = []
+
+    def fake(self, eng, root, me, cards, rng, first=None):
+        calls.append((eng.state["seed"], first))
+        return value_of(first)
+    monkeypatch.setattr(SearchBot, "_iterate", fake)
+    return calls
+
+
+def test_halving_plays_every_action_in_the_same_worlds_and_keeps_the_better_half(monkeypatch):
+    """Sequential halving at the root: in each round every action still in contention is played in the
+    same sampled worlds; each round keeps the better half by mean score; the best action wins."""
+    from innoscript.runtime.search import _key
+    game = next(g for g in action_points(18, 8) if len(g.decision["options"]) >= 7)
+    p = game.decision["player"]
+    keys = [_key(o) for o in game.decision["options"]]
+    best = keys[len(keys) // 2]
+    calls = _recording_search(monkeypatch, lambda k: 100.0 if k == best else float(keys.index(k)))
+    answer = answer_for(game, SearchBot(4, iterations=200), p)
+    assert _key(answer) == best
+    alive, rounds, pos = len(keys), 0, 0
+    total_rounds = (len(keys) - 1).bit_length()        # ceil(log2 n)
+    while alive > 1:
+        worlds = max(1, 200 // (total_rounds * alive))
+        chunk = calls[pos:pos + worlds * alive]
+        pos += worlds * alive
+        by_world: dict = {}
+        for seed, first in chunk:
+            by_world.setdefault(seed, []).append(first)
+        assert len(by_world) == worlds, "each world is sampled once per round and shared by every action"
+        assert all(len(set(firsts)) == alive == len(firsts) for firsts in by_world.values())
+        assert best in {f for _, f in chunk}, "the best action is never dropped"
+        alive, rounds = (alive + 1) // 2, rounds + 1
+    assert pos == len(calls) and rounds == total_rounds
+
+
+def test_halving_is_seeded_and_its_worlds_are_paired():
+    """The same seed gives the same answer (the worlds and the play-outs are drawn from the bot's seed)."""
+    for i, game in enumerate(action_points(17, 3)):
+        p = game.decision["player"]
+        answers = [answer_for(game, SearchBot(i, iterations=40), p) for _ in range(2)]
+        assert answers[0] == answers[1]
+
+
+def test_search_root_setting_is_checked():
+    with pytest.raises(ValueError):
+        SearchBot(0, root="flat")
