@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from . import teams, vm
 from .hooks import HOOK, new_hook_frame
-from .state import board_icon_count, echo_effect, highest_top_value, pile_echoes, top_cards
+from .state import board_table, echo_effect, highest_top_value, pile_echoes, top_cards
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
 
@@ -30,8 +30,7 @@ class Dogma:
     def _start_dogma(self, p: int, cid: int):
         st = self.state
         icon = self.cards.cards[cid]["dogma"]
-        counts = [board_icon_count(self.cards, st, q, icon) if not st["players"][q].get("eliminated") else -1
-                  for q in range(len(st["players"]))]
+        counts = self.icon_counts(icon)
         # Parley (4-5 players): the cost of another player's card, and non-adjacent players'
         # choice to share or to avoid demands, are settled before any effect runs.
         prelude = []
@@ -44,6 +43,13 @@ class Dogma:
                        "prelude_frame": {}, "excluded": [], "built": False}
         st["phase"] = "dogma"
         self.emit("dogma", player=p, card=cid, icon=icon, counts=counts)
+
+    def icon_counts(self, icon: str) -> list[int]:
+        """Every player's count of the icon (-1 for an eliminated player), from the icon tables kept per
+        player revision."""
+        st = self.state
+        return [board_table(self.cards, st, q, self.icon_cache)[1].get(icon, 0)
+                if not st["players"][q].get("eliminated") else -1 for q in range(len(st["players"]))]
 
     def _parley(self) -> bool:
         return bool(self.rule("parley")) and sum(not pl.get("eliminated") for pl in self.state["players"]) >= 4
@@ -248,8 +254,7 @@ class Dogma:
         depth = self._nesting(frame)
         you = frame["you"]
         icon = self.cards.cards[cid]["dogma"]
-        counts = [board_icon_count(self.cards, st, q, icon) if not st["players"][q].get("eliminated") else -1
-                  for q in range(len(st["players"]))]
+        counts = self.icon_counts(icon)
         self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, foreseen=foreseen)
         records = st["dogma"].setdefault("records", [])
         records.append({})

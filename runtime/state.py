@@ -60,6 +60,7 @@ class Cards:
         self.set = [c.get("set", "base") for c in self.cards]
         self.bonus = [c.get("bonuses") for c in self.cards]
         self.echo_position = [c["icons"].index("echo") if "echo" in c["icons"] else None for c in self.cards]
+        self.any_echo = any(c["effects"] and c["effects"][0]["kind"] == "echo" for c in self.cards)
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
         self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/sets.py)
         # Cells that are no icon in counts: an echo box always; a bonus unless a set in play counts bonuses
@@ -271,6 +272,8 @@ def pile_echoes(cards: Cards, state: dict, cid: int) -> list[int]:
     """The cards whose echo effects a Dogma of cid runs: on a top card, every card of its pile whose echo
     box shows (the visibility of a covered card's icons), deepest first and cid last; otherwise cid's own
     echo effect only."""
+    if not cards.any_echo:   # no card in play has an echo effect (the base game): nothing to look for
+        return []
     zone, owner, color = locate(state, cid)
     if zone == "board":
         pile = state["players"][owner]["board"][color]

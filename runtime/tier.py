@@ -28,7 +28,9 @@ leaves, which is the frame the VM would have left there (the budget too:
 the block's charge ends with that instruction).  The other rare instructions call the VM's
 own implementation (``vm._slow_op``) on the frame's stack, so both tiers
 share one definition of each instruction.  Only fresh frames (pc 0, no
-answer) enter this tier; coverage tracing always uses the VM.
+answer) enter this tier; coverage tracing always uses the VM.  A chunk is
+translated only once it is hot (``HOT`` fresh frames run on the VM in the
+process), so a short run does not pay for translating what it barely uses.
 
 ``engine.tier`` selects the tier ("compiled" or "vm"); its default comes
 from the environment variable INNOSCRIPT_TIER (compiled unless set to vm).
@@ -53,6 +55,12 @@ _INLINE = {O.CONST, O.POP, O.DUP, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.JU
 _CMP_OPS = {2: "<", 3: "<=", 4: ">", 5: ">="}
 
 _cache: dict = {}      # (bundle source hash, chunk key) -> (code, consts, function)
+_runs: dict = {}       # (bundle source hash, chunk key) -> fresh frames run on the VM so far
+
+# A chunk is translated once fresh frames of it have run this many times in the process (on the VM
+# until then), as a tiered JIT waits for code to be hot: translating costs about as much as a few
+# dozen runs save, and most chunks of a game run only a few times. 0: translate at the first run.
+HOT = 16
 
 
 def default_tier() -> str:
@@ -286,6 +294,10 @@ def function_for(engine, frame):
         chunk = vm.chunk_of(engine.cards, frame)
         ck = (engine.cards.bundle.get("source_hash"), key)
         cached = _cache.get(ck)
+        if cached is None and HOT:
+            runs = _runs[ck] = _runs.get(ck, 0) + 1
+            if runs <= HOT:
+                return None   # not hot yet: the VM runs it
         if cached is None or cached[0] != chunk["code"] or cached[1] != chunk["consts"]:
             name = engine.cards.name[card] + f" effect {frame['effect'] + 1}" if card >= 0 else f"condition {key}"
             cached = _cache[ck] = (chunk["code"], chunk["consts"], build(chunk, name))

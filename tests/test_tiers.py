@@ -15,6 +15,13 @@ from innoscript.runtime import scenario as S
 from innoscript.runtime.bots import RandomBot
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
+
+
+@pytest.fixture(autouse=True)
+def _translate_at_once(monkeypatch):
+    """Every chunk on the compiled tier from its first run (not only once hot), so that both tiers are
+    compared on all of it."""
+    monkeypatch.setattr(tier, "HOT", 0)
 READ = S.read     # the reader itself: S.read is patched below
 
 
@@ -147,3 +154,16 @@ def test_every_decision_is_the_same_state_on_both_tiers(edition):
         assert sum('"stack":[' in s and '"pc":' in s for s in vm_saves) > 10   # decisions inside effects
 
 
+
+
+def test_a_chunk_is_translated_once_hot(monkeypatch):
+    """Fresh frames of a chunk run on the VM until HOT of them have run in the process; then the
+    translated function runs them."""
+    monkeypatch.setattr(tier, "HOT", 3)
+    monkeypatch.setattr(tier, "_cache", {})
+    monkeypatch.setattr(tier, "_runs", {})
+    game = Game.new(seed=4)
+    eng = game.engine
+    card = eng.cards.by_name["Writing"]
+    got = [tier.function_for(eng, vm.new_frame(eng.cards, card, 0, 0, 0)) for _ in range(5)]
+    assert got[:3] == [None] * 3 and got[3] is not None and got[4] is got[3]
