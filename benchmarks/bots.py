@@ -5,7 +5,9 @@
     python benchmarks/bots.py --first-game 100 --games 50 --json part3.json   # one part of a run in parts
     python benchmarks/bots.py --combine part*.json                            # the parts' table
 
-Pairings: search against heuristic, heuristic against random. Each game g of a
+Pairings: search against heuristic, heuristic against random (any two bots can be
+paired, e.g. search-search with --opponent-option to compare two settings of the
+search bot). Each game g of a
 pairing uses seed 1000 + g; the first bot sits first in even games and second
 in odd ones. Reports each pairing's wins, losses and ties, the first bot's win
 rate with its 95% interval, and the search bot's time per decision (mean,
@@ -36,10 +38,12 @@ LIMIT_S = 2.0          # the search bot's time per decision, at most
 def one_game(task):
     from innoscript.runtime.bots import answer_for, make_bot
     from innoscript.runtime.game import Game
-    edition, a, b, g, budget = task
-    seats = [a, b] if g % 2 == 0 else [b, a]
+    edition, a, b, g, budget, opponent = task
+    first = 0 if g % 2 == 0 else 1          # the first bot's seat
+    seats = [a, b] if first == 0 else [b, a]
+    settings = [budget, opponent] if first == 0 else [opponent, budget]
     game = Game.new(edition=edition, players=2, seed=1000 + g, fast=True)
-    bots = [make_bot(k, g * 7919 + p, **(budget if k == "search" else {})) for p, k in enumerate(seats)]
+    bots = [make_bot(k, g * 7919 + p, **(settings[p] if k == "search" else {})) for p, k in enumerate(seats)]
     times: list[float] = []
     cpu: list[float] = []    # the same decisions in CPU seconds of this process: what other work on the machine does not inflate
     decisions = 0
@@ -50,7 +54,7 @@ def one_game(task):
         p = game.decision["player"]
         t, c = time.perf_counter(), time.process_time()
         answer = answer_for(game, bots[p], p)
-        if seats[p] == "search":
+        if seats[p] == "search" and (p == first or a != "search"):   # the first bot's, when both search
             times.append(time.perf_counter() - t)
             cpu.append(time.process_time() - c)
         game.apply(answer)
@@ -58,7 +62,7 @@ def one_game(task):
         outcome = "unfinished"
     else:
         w = game.result["winners"]
-        outcome = "tie" if len(w) != 1 else ("win" if seats[w[0]] == a else "loss")
+        outcome = "tie" if len(w) != 1 else ("win" if w[0] == first else "loss")
     return {"edition": edition, "pairing": f"{a}-{b}", "game": g, "outcome": outcome, "turns": game.state["turn"]["number"],
             "search_times": times, "search_cpu": cpu}
 
@@ -153,6 +157,9 @@ def main(argv=None) -> int:
     ap.add_argument("--search-iterations", type=int, default=None, help="or its iterations per decision (default: 300)")
     ap.add_argument("--search-option", action="append", default=[], metavar="NAME=VALUE",
                     help="another setting of the search bot, e.g. prune=3 (repeatable)")
+    ap.add_argument("--opponent-option", action="append", default=[], metavar="NAME=VALUE",
+                    help="a setting of the second bot when it is the search bot too (pairing search-search): "
+                         "it plays with the first's budget and settings but these, e.g. root=ucb (repeatable)")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", help="write every game's record to this file")
     ap.add_argument("--combine", nargs="+", metavar="FILE",
@@ -171,14 +178,23 @@ def main(argv=None) -> int:
         budget = {"seconds": args.search_seconds, "iterations": None}
     elif args.search_iterations is not None:
         budget = {"iterations": args.search_iterations}
-    for opt in args.search_option:
-        name, _, value = opt.partition("=")
-        try:
-            budget[name] = float(value) if "." in value else int(value)
-        except ValueError:
-            ap.error(f"--search-option: {opt!r} is not NAME=NUMBER")
+    opponent_options: dict = {}
+    for flag, opts, into in (("--search-option", args.search_option, budget),
+                             ("--opponent-option", args.opponent_option, opponent_options)):
+        for opt in opts:
+            name, _, value = opt.partition("=")
+            if not name.isidentifier() or not value:
+                ap.error(f"{flag}: {opt!r} is not NAME=VALUE")
+            try:
+                into[name] = float(value) if "." in value else int(value)
+            except ValueError:
+                into[name] = value     # a word, e.g. root=ucb
+    if opponent_options and not any(p.split("-")[1] == "search" for p in args.pairings):
+        ap.error("--opponent-option: no pairing has the search bot second (e.g. search-search)")
+    opponent = {**budget, **opponent_options}
     games = range(args.first_game, args.first_game + args.games)
-    tasks = [(ed, *pair.split("-"), g, budget) for ed in args.editions for pair in args.pairings for g in games]
+    tasks = [(ed, *pair.split("-"), g, budget, opponent) for ed in args.editions for pair in args.pairings
+             for g in games]
     start = time.time()
     if args.workers > 1:
         with ProcessPoolExecutor(args.workers) as ex:
@@ -189,7 +205,10 @@ def main(argv=None) -> int:
     print(f"\n{len(records)} games in {time.time() - start:.0f} s", file=sys.stderr)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"args": vars(args), "budget": {**budget, "bots": bots_source()}, "games": records}, f)
+            settings = {**budget, "bots": bots_source()}
+            if opponent_options:   # only then: parts without it keep the settings they always had
+                settings["opponent"] = opponent_options
+            json.dump({"args": vars(args), "budget": settings, "games": records}, f)
     return 0
 
 

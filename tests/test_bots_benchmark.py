@@ -53,7 +53,7 @@ def test_win_rate_interval(wins, n, lo, hi):
 
 def test_a_game_that_does_not_end_is_stopped_and_counted_unfinished(monkeypatch):
     monkeypatch.setattr(bench, "MAX_DECISIONS", 30)
-    r = bench.one_game(("3e", "heuristic", "random", 0, {}))
+    r = bench.one_game(("3e", "heuristic", "random", 0, {}, {}))
     assert r["outcome"] == "unfinished" and r["turns"] < 30
     row = bench.table([r], ["3e"], ["heuristic-random"]).splitlines()[2].split("|")
     assert [c.strip() for c in row[4:9]] == ["0", "0", "0", "1", "0% (0%-79%)"]
@@ -67,3 +67,25 @@ def test_the_table_gives_the_search_times_and_those_over_the_limit():
     row = bench.table(records, ["3e"], ["search-heuristic"]).splitlines()[2].split("|")
     assert row[9].strip() == "0.65, 1.50, 2.50" and row[10].strip() == "3 of 60"
     assert row[11].strip() == "0.52, 0.40, 3.00 (2)" and row[12].strip() == "1 of 21"
+
+
+def test_two_settings_of_the_search_bot_play_each_other(monkeypatch, tmp_path, capsys):
+    """search-search: the second bot has the first's budget with --opponent-option's settings; seats
+    alternate by game, the outcome is the first bot's and only its decisions are timed."""
+    from innoscript.runtime import bots
+    made = []
+    real = bots.make_bot
+    monkeypatch.setattr(bots, "make_bot", lambda kind, seed, **o: made.append((kind, o)) or real(kind, seed, **o))
+    monkeypatch.setattr(bench, "MAX_DECISIONS", 60)
+    out = tmp_path / "ss.json"
+    assert bench.main(["--editions", "3e", "--pairings", "search-search", "--games", "1", "--first-game", "1",
+                       "--search-iterations", "2", "--opponent-option", "root=ucb", "--json", str(out)]) == 0
+    assert made == [("search", {"iterations": 2, "root": "ucb"}), ("search", {"iterations": 2})]  # game 1: first sits second
+    data = json.loads(out.read_text())
+    assert data["budget"]["opponent"] == {"root": "ucb"}
+    [r] = data["games"]
+    assert r["outcome"] in ("win", "loss", "tie", "unfinished") and 0 < len(r["search_times"]) < 60
+    with pytest.raises(SystemExit):
+        bench.main(["--pairings", "heuristic-random", "--opponent-option", "root=ucb"])
+    with pytest.raises(SystemExit):
+        bench.main(["--pairings", "search-search", "--opponent-option", "=1"])
