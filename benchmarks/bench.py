@@ -272,7 +272,43 @@ def task_server(clients, answers, think):
     return {k: d[k] for k in ("answers_per_s", "p50_ms", "p99_ms", "max_ms")}
 
 
-TASKS = {"compile": task_compile, "cold_process": task_cold_process, "warm_load": task_warm_load,
+def task_play(edition, games):
+    """Play `games` random 2-player games as task_games does, timing nothing (run under callgrind)."""
+    from innoscript.runtime import Game
+    from innoscript.runtime.bots import BOTS, play_bots
+    bundle = _bundle(edition)
+    turns = 0
+    for seed in range(games):
+        g = Game.new(edition, 2, seed, bundle=bundle, fast=True)
+        play_bots(g, [BOTS["random"](seed * 7919 + p * 104729 + 2) for p in range(2)])
+        turns += g.state["turn"]["number"]
+    return {"turns": turns}
+
+
+def task_callgrind(edition, games):
+    """Instructions executed per game and per turn of random games, counted by valgrind's callgrind: the
+    count does not depend on what else the machine is doing, so it compares sides on a busy machine
+    too. A run of no games is subtracted (start-up, imports, the bundle load). No valgrind: no figure."""
+    import re
+    import shutil as _shutil
+    if not _shutil.which("valgrind"):
+        return {"unavailable": "valgrind is not installed"}
+    counts, turns = [], 0
+    for n in (0, games):
+        spec = json.dumps({"task": "play", "args": [edition, n]})
+        r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                            str(Path(__file__).resolve()), "--worker", spec], capture_output=True, text=True)
+        found = re.search(r"Collected : (\d+)", r.stderr)
+        if r.returncode != 0 or not found:
+            return {"unavailable": f"callgrind failed: {r.stderr[-300:]}"}
+        counts.append(int(found.group(1)))
+        turns = json.loads(r.stdout.strip().splitlines()[-1])["turns"]
+    played = counts[1] - counts[0]
+    return {"minstr_per_game": played / games / 1e6, "minstr_per_turn": played / turns / 1e6,
+            "turns_per_game": turns / games}
+
+
+TASKS = {"play": task_play, "callgrind": task_callgrind, "compile": task_compile, "cold_process": task_cold_process, "warm_load": task_warm_load,
          "help": task_help, "games": task_games, "instructions": task_instructions, "save_load": task_save_load,
          "effects": task_effects, "server": task_server}
 
@@ -320,7 +356,8 @@ def export_baseline(ref: str, into: str) -> str:
 
 
 def speedup(key: str, new: float, old: float) -> float | None:
-    if not old or not new or not key.endswith(("_per_s", "_s", "_ms", "_us", "_per_game")):
+    if not old or not new or not key.endswith(("_per_s", "_s", "_ms", "_us", "_per_game", "_per_turn")) \
+            or key == "turns_per_game":
         return None
     return new / old if key.endswith("_per_s") else old / new
 
@@ -400,6 +437,9 @@ def main() -> None:
                 ("vm_instructions", "instructions", [1.0 if quick else 4.0])]
         for ed in ("3e", "4e"):
             plan.append((f"random_{ed}", "games", [ed, [], "random", games["base"]]))
+        for ed in ("3e", "4e"):   # instruction counts: the same every run, so one round (not in --quick)
+            if not quick or (args.only and f"instructions_{ed}" in args.only.split(",")):
+                plan.append((f"instructions_{ed}", "callgrind", [ed, 2 if quick else 10]))
         for ed in ("3e", "4e"):
             plan.append((f"random_{ed}_echoes", "games", [ed, ["echoes"], "random", games["echoes"]]))
         plan += [("random_3e_rollback", "games", ["3e", [], "random", games["base"], False]),
@@ -414,7 +454,8 @@ def main() -> None:
         figures: dict = {}
         for label, task, targs in plan:
             if only is None or label in only:
-                figures[label] = measure(sides, task, targs, min(rounds, 2) if task == "server" else rounds, log)
+                n = 1 if task == "callgrind" else min(rounds, 2) if task == "server" else rounds
+                figures[label] = measure(sides, task, targs, n, log)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         for s in sides:

@@ -17,3 +17,22 @@ def test_benchmarks_run(tmp_path):
                 "help_s", "vm_instructions_per_second", "games_per_second_3e", "games_per_second_4e"):
         assert data[key] > 0, key
     assert set(data["vm_vs_python"]) == {"Writing", "Metalworking", "Clothing", "Pottery", "Mysticism"}
+
+
+def test_instruction_counts_subtract_the_start_up(tmp_path, monkeypatch):
+    """The callgrind figure: the count of a run of no games is subtracted from a run of N, per game and per
+    turn. A stand-in valgrind (on PATH) runs the command and reports a count made of the games played."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("bench_mod", ROOT / "benchmarks" / "bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    fake = tmp_path / "valgrind"
+    fake.write_text("#!/bin/sh\nshift 2\nout=$(\"$@\")\nn=$(printf '%s' \"$out\" | tr -dc 0-9 | cut -c1-3)\n"
+                    "echo \"$out\"\necho \"==1== Collected : $((5000000 + ${n:-0} * 1000000))\" >&2\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{__import__('os').environ['PATH']}")
+    got = bench.task_callgrind("3e", 1)
+    turns = got["turns_per_game"]
+    assert turns > 10 and got["minstr_per_game"] == turns and got["minstr_per_turn"] == 1.0
+    fake.write_text("#!/bin/sh\nexit 1\n")
+    assert "unavailable" in bench.task_callgrind("3e", 1)
