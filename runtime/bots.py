@@ -25,6 +25,7 @@ reads (views.LazyView: the players on their own, the rest at once).
 from __future__ import annotations
 
 import random
+import sys
 from typing import Callable
 
 from .views import LazyView, decision_view, resolve_answer
@@ -80,6 +81,27 @@ class RandomBot(Bot):
 KEEP = {"meld", "score", "achieve", "take", "keep", "reveal", "choose", "tuck"}
 
 
+def greedy_dogma_answer(decision: dict, age, handle=lambda o: o):
+    """The greedy bot's answer to a decision inside a dogma, given each option's value (``age``), or
+    None where it answers at random. The bots that look ahead assume it for the decisions inside the
+    dogmas they play out (runtime/search.py), so they plan with what they will really do: yes to a
+    "may", the first colour to splay, the highest cards to keep and the fewest, lowest cards to part with."""
+    kind, options = decision["kind"], decision["options"]
+    if kind == "yes_no":
+        return True
+    if kind == "splay_color" and options:
+        return options[0]
+    if kind == "select_cards" and not decision.get("one_per_color"):
+        keep = decision.get("purpose") in KEEP
+        ranked = sorted(options, key=age, reverse=keep)
+        if "sizes" in decision:
+            k = max(decision["sizes"])
+        else:
+            k = decision["max"] if keep else decision["min"]
+        return [handle(o) for o in ranked[:k]]
+    return None
+
+
 class GreedyBot(RandomBot):
     name = "greedy"
     options_only = False
@@ -90,18 +112,9 @@ class GreedyBot(RandomBot):
             return self.action(decision, view())
         if kind == "initial_meld":
             return _handle(max(options, key=lambda c: (c.get("name", "") == min(o.get("name", "") for o in options),)))
-        if kind == "yes_no":
-            return True
-        if kind == "splay_color" and options:
-            return options[0]
-        if kind == "select_cards" and not decision.get("one_per_color"):
-            keep = decision.get("purpose") in KEEP
-            ranked = sorted(options, key=lambda o: o.get("age", 0), reverse=keep)
-            if "sizes" in decision:
-                k = max(decision["sizes"])
-            else:
-                k = decision["max"] if keep else decision["min"]
-            return [_handle(o) for o in ranked[:k]]
+        answer = greedy_dogma_answer(decision, lambda o: o.get("age", 0), _handle)
+        if answer is not None:
+            return answer
         return super().answer(decision, view)
 
     def action(self, decision: dict, v: dict):
@@ -141,8 +154,8 @@ class GreedyBot(RandomBot):
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
-from .search import HeuristicBot, SearchBot  # noqa: E402  (they build on GreedyBot)
-BOTS.update(heuristic=HeuristicBot, search=SearchBot)
+if f"{__package__}.search" not in sys.modules:   # imported first, it registers itself when it is done
+    from . import search  # noqa: E402,F401  (the bots that look ahead build on GreedyBot and register there)
 
 
 def make_bot(kind: str, seed: int = 0, **options) -> Bot:

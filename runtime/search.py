@@ -8,7 +8,8 @@ of that age drawn at random from the cards it has not seen), then plays the
 rules engine forward in that sampled world.
 
 - ``HeuristicBot`` ("heuristic"): for each action, a few determinisations
-  play the action out (the rest of its decisions by a quick policy) and an
+  play the action out (the decisions inside its dogma as the bots really
+  answer them: the greedy bot's answers, ``quick_answer``) and an
   evaluation scores the result: achievements, then points, top cards, icons,
   splays, achievements within reach and a kept hand. It never uses the same
   dogma twice in a turn when an opponent shares it. Its other decisions are
@@ -16,7 +17,8 @@ rules engine forward in that sampled world.
 - ``SearchBot`` ("search"): information-set Monte Carlo tree search. Each
   iteration plays one determinisation: it walks a tree of the bot's own
   actions (UCB1 counted over the actions available in that sample), then
-  plays on with the quick policy for a few actions and scores the position
+  plays on with the quick policy (``quick_action``, and ``quick_answer``
+  inside dogmas) for a few actions and scores the position
   with the same evaluation. At the root it compares the actions by
   sequential halving over paired worlds (``root="halving"``, the default):
   every action still in contention is played in the same sampled worlds,
@@ -34,7 +36,7 @@ import random
 import weakref
 import time
 
-from .bots import GreedyBot
+from .bots import BOTS, GreedyBot, greedy_dogma_answer
 from . import teams as T
 from .engine import Engine
 from .state import Cards, board_table, points, top_cards
@@ -267,15 +269,19 @@ def quick_action(eng: Engine, rng: random.Random, eps: float = 0.15) -> dict:
 
 
 def quick_answer(eng: Engine, rng: random.Random):
-    """Any other decision in a sampled world: mostly yes, a legal random choice of cards."""
+    """Any other decision in a sampled world: inside a dogma, what the bots really answer there (the
+    greedy bot's choice, else a legal random one)."""
     d = eng.state["pending"]
     kind, options = d["kind"], d["options"]
     if kind == "action":
         return quick_action(eng, rng)
+    if kind != "initial_meld":
+        age = eng.cards.age
+        answer = greedy_dogma_answer(d, lambda o: age[o] if o.__class__ is int else 0)
+        if answer is not None:
+            return answer
     if kind in ("initial_meld", "choose_option"):
         return rng.choice(options)
-    if kind == "yes_no":
-        return rng.random() < 0.8
     if kind == "splay_color":
         return rng.choice(options)
     if kind == "order":
@@ -526,3 +532,6 @@ class SearchBot(HeuristicBot):
             n["n"] += 1
             n["w"] += value
         return value
+
+
+BOTS.update(heuristic=HeuristicBot, search=SearchBot)

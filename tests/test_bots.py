@@ -255,3 +255,37 @@ def test_halving_is_seeded_and_its_worlds_are_paired():
 def test_search_root_setting_is_checked():
     with pytest.raises(ValueError):
         SearchBot(0, root="flat")
+
+
+@pytest.mark.parametrize("first", ["innoscript.runtime.search", "innoscript.runtime.bots"])
+def test_every_bot_is_registered_whichever_module_is_imported_first(first):
+    import subprocess
+    import sys
+    code = f"import {first}; from innoscript.runtime.bots import BOTS; print(sorted(BOTS))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "['greedy', 'heuristic', 'random', 'search']"
+
+
+def test_the_look_ahead_plans_with_the_answers_the_bots_give_inside_a_dogma():
+    """Inside a dogma, a sampled world is played on with the greedy bot's answers wherever it has one (yes
+    to a "may", the fewest lowest cards to part with, the most highest to keep), the answers the bots
+    really give there, so a dogma that their own answers make do nothing does not look useful."""
+    from innoscript.runtime.bots import GreedyBot
+    from innoscript.runtime.search import quick_answer
+    from innoscript.runtime.views import decision_view, resolve_answer
+    checked = set()
+    for seed in range(6):
+        game = Game.new(seed=seed, fast=True)
+        bots = [RandomBot(seed), RandomBot(seed + 1)]
+        while not game.over and len(checked) < 3:
+            eng = game.engine
+            d = eng.pending
+            if d["kind"] in ("yes_no", "select_cards") and not d.get("one_per_color"):
+                view_d = decision_view(eng.cards, eng.state, d["player"])
+                greedy = resolve_answer(eng.cards, eng.state, d, GreedyBot(0).answer(view_d, lambda: game.view(d["player"])))
+                assert quick_answer(eng, random.Random(0)) == greedy
+                checked.add(d["kind"] + str(d.get("min")))
+            p = d["player"]
+            game.apply(answer_for(game, bots[p], p))
+    assert len(checked) >= 2
