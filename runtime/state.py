@@ -76,6 +76,7 @@ class Cards:
                       for z, spec in sorted(bundle["sets"][n].get("zones", {}).items())}
         self.zone_verbs = {spec["verb"]: z for z, spec in self.zones.items() if spec.get("verb")}
         self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
+        self._card_icons: dict = {}  # (card, splay, on top) -> the icons it shows that counts count
 
     def visible_positions(self, cid: int, splay: str, is_top: bool) -> list[int]:
         return list(range(len(self.printed[cid]))) if is_top else self.splay_positions[splay]
@@ -89,6 +90,14 @@ class Cards:
     def counted_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
         """The visible icons that icon counts count (no echo box; a bonus only where it is an icon)."""
         return [i for i in self.visible_icons(cid, splay, is_top) if i not in self.not_icons]
+
+    def card_icons(self, cid: int, splay: str, is_top: bool) -> tuple:
+        """counted_icons, kept per card, splay and place (a card's printed icons never change)."""
+        key = (cid, splay, is_top)
+        icons = self._card_icons.get(key)
+        if icons is None:
+            icons = self._card_icons[key] = tuple(self.counted_icons(cid, splay, is_top))
+        return icons
 
 
 # ---------------------------------------------------------------- set-up
@@ -210,8 +219,9 @@ def pile_icons(cards: Cards, pile: dict) -> dict:
     table = cards.pile_icons.get(key)
     if table is None:
         table = {}
+        splay = pile["splay"]
         for i, cid in enumerate(pile["cards"]):
-            for icon in cards.counted_icons(cid, pile["splay"], i == 0):
+            for icon in cards.card_icons(cid, splay, i == 0):
                 table[icon] = table.get(icon, 0) + 1
         if len(cards.pile_icons) > 50_000:
             cards.pile_icons.clear()
