@@ -87,19 +87,24 @@ def task_help(runs):
     return {"help_s": median_time(lambda: subprocess.run(exe, capture_output=True), runs)}
 
 
+def _one_game(edition, bundle, bot, seed, fast=True):
+    """One 2-player game, a bot per seat, seeded as simulate seeds them: (the game, its decisions)."""
+    from innoscript.runtime import Game
+    from innoscript.runtime.bots import BOTS, play_bots
+    g = Game.new(edition, 2, seed, bundle=bundle, fast=fast)
+    return g, play_bots(g, [BOTS[bot](seed * 7919 + p * 104729 + 2) for p in range(2)])
+
+
 def task_games(edition, sets, bot, games, fast=True):
     """Complete 2-player games as `innoscript simulate` plays them (fast games, one bot per seat, seeded
     as simulate seeds them); the digest of every game's outcome shows whether both sides played the same.
     fast=False: as a server plays them, with the rollback snapshot and the undo record of every answer."""
-    from innoscript.runtime import Game
-    from innoscript.runtime.bots import BOTS, play_bots
     if sets and not _has_sets():
         return {}
     bundle = _bundle(edition, sets)
 
     def play(seed):
-        g = Game.new(edition, 2, seed, bundle=bundle, fast=fast)
-        n = play_bots(g, [BOTS[bot](seed * 7919 + p * 104729 + 2) for p in range(2)])
+        g, n = _one_game(edition, bundle, bot, seed, fast)
         return g.state["result"]["winners"], g.state["result"]["reason"], g.state["turn"]["number"], n
     play(10 ** 6)   # warm-up
     t = time.perf_counter()
@@ -274,15 +279,9 @@ def task_server(clients, answers, think):
 
 def task_play(edition, games):
     """Play `games` random 2-player games as task_games does, timing nothing (run under callgrind)."""
-    from innoscript.runtime import Game
-    from innoscript.runtime.bots import BOTS, play_bots
     bundle = _bundle(edition)
-    turns = 0
-    for seed in range(games):
-        g = Game.new(edition, 2, seed, bundle=bundle, fast=True)
-        play_bots(g, [BOTS["random"](seed * 7919 + p * 104729 + 2) for p in range(2)])
-        turns += g.state["turn"]["number"]
-    return {"turns": turns}
+    return {"turns": sum(_one_game(edition, bundle, "random", seed)[0].state["turn"]["number"]
+                         for seed in range(games))}
 
 
 def task_callgrind(edition, games):
@@ -308,8 +307,8 @@ def task_callgrind(edition, games):
             "turns_per_game": turns / games}
 
 
-TASKS = {"play": task_play, "callgrind": task_callgrind, "compile": task_compile, "cold_process": task_cold_process, "warm_load": task_warm_load,
-         "help": task_help, "games": task_games, "instructions": task_instructions, "save_load": task_save_load,
+TASKS = {"play": task_play, "callgrind": task_callgrind, "compile": task_compile, "cold_process": task_cold_process,
+         "warm_load": task_warm_load, "help": task_help, "games": task_games, "instructions": task_instructions, "save_load": task_save_load,
          "effects": task_effects, "server": task_server}
 
 
