@@ -31,13 +31,20 @@ share one definition of each instruction.  Only fresh frames (pc 0, no
 answer) enter this tier; coverage tracing always uses the VM.  A chunk is
 translated only once it is hot (``HOT`` fresh frames run on the VM in the
 process), so a short run does not pay for translating what it barely uses.
+Compiled translations are kept in the cache folder, one file per generated
+source (as Python keeps ``__pycache__``): a later process loads a chunk's
+code at its first run instead of compiling it again (docs/vm.md).
 
 ``engine.tier`` selects the tier ("compiled" or "vm"); its default comes
 from the environment variable INNOSCRIPT_TIER (compiled unless set to vm).
 """
 from __future__ import annotations
 
+import hashlib
+import importlib.util
+import marshal
 import os
+import types
 
 from innoscript import opcodes as O
 from . import builtins_impl, vm
@@ -61,6 +68,8 @@ _runs: dict = {}       # (bundle source hash, chunk key) -> fresh frames run on 
 # until then), as a tiered JIT waits for code to be hot: translating costs about as much as a few
 # dozen runs save, and most chunks of a game run only a few times. 0: translate at the first run.
 HOT = 16
+# Compiled translations are kept on disk between processes (runtime cache folder); INNOSCRIPT_TIER_CACHE=0: not.
+DISK = os.environ.get("INNOSCRIPT_TIER_CACHE", "1").strip() != "0"
 
 
 def default_tier() -> str:
@@ -261,17 +270,72 @@ def _is_icons_call(ins, consts) -> bool:
     return ins[0] == O.CALL and consts[ins[1]] == "icons" and ins[2] == 2
 
 
-def build(chunk: dict, name: str = "chunk"):
-    """Compile a chunk's translation into a function."""
-    src = translate(chunk, name)
+def build(chunk: dict, name: str = "chunk", code=None):
+    """Compile a chunk's translation into a function (``code``: its code object, already compiled)."""
+    if code is None:
+        code = compile(translate(chunk, name), f"<innoscript {name}>", "exec")
     namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
                  "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of, "_slow": vm._slow_op, "CHUNK": chunk,
                  "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"])}
-    exec(compile(src, f"<innoscript {name}>", "exec"), namespace)
+    exec(code, namespace)
     return namespace["run"]
 
 
+# ---------------------------------------------------------------- the code cache on disk
+
+def _store_folder():
+    """Where compiled translations are kept between processes (None: not kept). Like Python's own
+    __pycache__, one file per translation, named by the digest of its source and its function name,
+    in a folder per bytecode format (the interpreter's magic number)."""
+    if not DISK:
+        return None
+    from innoscript.compiler.bundle import cache_dir
+    return cache_dir() / f"tier-{importlib.util.MAGIC_NUMBER.hex()}"
+
+
+def _store_path(src: str, name: str):
+    folder = _store_folder()
+    if folder is None:
+        return None
+    return folder / (hashlib.sha256(f"{name}\0{src}".encode()).hexdigest()[:40] + ".code")
+
+
+def _stored(src: str, name: str):
+    """The code object an earlier process compiled from this very source, or None. A file that is not
+    one (truncated, foreign, another version's) is ignored; the source is compiled again over it."""
+    path = _store_path(src, name)
+    if path is None:
+        return None
+    try:
+        code = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(code, types.CodeType) or code.co_filename != f"<innoscript {name}>":
+        return None
+    return code
+
+
+def _store(src: str, name: str, code) -> None:
+    """Keep a compiled translation for later processes (atomically: concurrent workers may write the
+    same file); a cache folder that cannot be written only costs the next process the compile."""
+    path = _store_path(src, name)
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(marshal.dumps(code))
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
 # ---------------------------------------------------------------- lookup
+
+def _name(engine, frame, key) -> str:
+    card = frame["card"]
+    return engine.cards.name[card] + f" effect {frame['effect'] + 1}" if card >= 0 else f"condition {key}"
+
 
 def function_for(engine, frame):
     """The compiled function for a fresh frame, or None when the VM must run it."""
@@ -294,12 +358,23 @@ def function_for(engine, frame):
         chunk = vm.chunk_of(engine.cards, frame)
         ck = (engine.cards.bundle.get("source_hash"), key)
         cached = _cache.get(ck)
-        if cached is None and HOT:
-            runs = _runs[ck] = _runs.get(ck, 0) + 1
-            if runs <= HOT:
-                return None   # not hot yet: the VM runs it
-        if cached is None or cached[0] != chunk["code"] or cached[1] != chunk["consts"]:
-            name = engine.cards.name[card] + f" effect {frame['effect'] + 1}" if card >= 0 else f"condition {key}"
-            cached = _cache[ck] = (chunk["code"], chunk["consts"], build(chunk, name))
+        if cached is not None and (cached[0] != chunk["code"] or cached[1] != chunk["consts"]):
+            cached = None
+        if cached is None:
+            code = src = None
+            name = _name(engine, frame, key)
+            if ck not in _runs:       # its first run in this process: compiled by an earlier one?
+                src = translate(chunk, name)
+                code = _stored(src, name)
+                _runs[ck] = 0
+            if code is None:
+                if HOT:
+                    runs = _runs[ck] = _runs[ck] + 1
+                    if runs <= HOT:
+                        return None   # not hot yet: the VM runs it
+                src = src or translate(chunk, name)
+                code = compile(src, f"<innoscript {name}>", "exec")
+                _store(src, name, code)
+            cached = _cache[ck] = (chunk["code"], chunk["consts"], build(chunk, code=code))
         entry = memo[key] = (chunk, cached[2])
     return entry[1]

@@ -160,6 +160,7 @@ def test_a_chunk_is_translated_once_hot(monkeypatch):
     """Fresh frames of a chunk run on the VM until HOT of them have run in the process; then the
     translated function runs them."""
     monkeypatch.setattr(tier, "HOT", 3)
+    monkeypatch.setattr(tier, "DISK", False)
     monkeypatch.setattr(tier, "_cache", {})
     monkeypatch.setattr(tier, "_runs", {})
     game = Game.new(seed=4)
@@ -167,3 +168,62 @@ def test_a_chunk_is_translated_once_hot(monkeypatch):
     card = eng.cards.by_name["Writing"]
     got = [tier.function_for(eng, vm.new_frame(eng.cards, card, 0, 0, 0)) for _ in range(5)]
     assert got[:3] == [None] * 3 and got[3] is not None and got[4] is got[3]
+
+
+def _fresh_process(monkeypatch):
+    """What a new process starts with: no translations in memory, no runs counted."""
+    monkeypatch.setattr(tier, "_cache", {})
+    monkeypatch.setattr(tier, "_runs", {})
+
+
+def _writing(seed=4):
+    eng = Game.new(seed=seed).engine
+    return eng, vm.new_frame(eng.cards, eng.cards.by_name["Writing"], 0, 0, 0)
+
+
+def test_a_translation_compiled_once_serves_later_processes(monkeypatch, tmp_path):
+    """A hot chunk's compiled translation is kept in the cache folder; a later process loads it at the
+    chunk's first run, without compiling, and it runs as the freshly compiled one does."""
+    monkeypatch.setenv("INNOSCRIPT_CACHE", str(tmp_path))
+    monkeypatch.setattr(tier, "DISK", True)
+    monkeypatch.setattr(tier, "HOT", 2)
+    _fresh_process(monkeypatch)
+    eng, frame = _writing()
+    assert [tier.function_for(eng, frame) is None for _ in range(3)] == [True, True, False]
+    files = list(tmp_path.glob("tier-*/*.code"))
+    assert len(files) == 1
+
+    _fresh_process(monkeypatch)
+    monkeypatch.setattr(tier, "compile", lambda *a: pytest.fail("compiled again"), raising=False)
+    eng, frame = _writing()
+    fn = tier.function_for(eng, frame)
+    assert fn is not None
+    monkeypatch.delattr(tier, "compile")     # running it may translate other chunks (the conditions)
+    assert fn(eng, frame) == "done" and eng.state["players"][0]["hand"]
+
+
+def test_a_damaged_cached_translation_is_compiled_again(monkeypatch, tmp_path):
+    monkeypatch.setenv("INNOSCRIPT_CACHE", str(tmp_path))
+    monkeypatch.setattr(tier, "DISK", True)
+    monkeypatch.setattr(tier, "HOT", 0)
+    _fresh_process(monkeypatch)
+    eng, frame = _writing()
+    tier.function_for(eng, frame)
+    (path,) = tmp_path.glob("tier-*/*.code")
+    good = path.read_bytes()
+    for bad in (b"", good[: len(good) // 2], b"\xff" * 40, __import__("marshal").dumps(("not", "code"))):
+        path.write_bytes(bad)
+        _fresh_process(monkeypatch)
+        eng, frame = _writing()
+        assert tier.function_for(eng, frame)(eng, frame) == "done"
+        assert path.read_bytes() == good     # compiled again, and kept again
+
+
+def test_no_cached_translations_when_turned_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("INNOSCRIPT_CACHE", str(tmp_path))
+    monkeypatch.setattr(tier, "DISK", False)
+    monkeypatch.setattr(tier, "HOT", 0)
+    _fresh_process(monkeypatch)
+    eng, frame = _writing()
+    assert tier.function_for(eng, frame) is not None
+    assert not list(tmp_path.glob("tier-*"))
