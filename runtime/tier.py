@@ -26,7 +26,7 @@ implementation and end their block; when one does ask, the function writes
 its pc and the whole stack into the frame before the ``NeedDecision``
 leaves, which is the frame the VM would have left there (the budget too:
 the block's charge ends with that instruction).  The other rare instructions call the VM's
-own implementation (``vm._slow_op``) on the frame's stack, so both tiers
+own implementation (``vm.SLOW``, a function per instruction) on the frame's stack, so both tiers
 share one definition of each instruction.  Only fresh frames (pc 0, no
 answer) enter this tier; coverage tracing always uses the VM.  A chunk is
 translated only once it is hot (``HOT`` fresh frames run on the VM in the
@@ -258,7 +258,7 @@ def _block(code, consts, depth, start, end) -> list[str]:
             lines += [f"pc = {pc}", f"frame['pc'] = {pc}"]
             if pops:
                 lines.append(f"_st += ({', '.join(f's{i}' for i in range(d - pops, d))},)")
-            lines.append(f"_slow(engine, frame, CHUNK, INS[{pc}], {op}, {pc})")
+            lines.append(f"_op{op}(engine, frame, CHUNK, INS[{pc}], {pc})")
             if pushes:
                 lines.append(f"s{d - pops} = _st.pop()")
         if pc == end - 1 and not (O.OPCODES[op].terminal or O.OPCODES[op].jumps):
@@ -275,8 +275,9 @@ def build(chunk: dict, name: str = "chunk", code=None):
     if code is None:
         code = compile(translate(chunk, name), f"<innoscript {name}>", "exec")
     namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
-                 "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of, "_slow": vm._slow_op, "CHUNK": chunk,
-                 "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"])}
+                 "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of, "CHUNK": chunk,
+                 "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"]),
+                 **{f"_op{op}": fn for op, fn in vm.SLOW.items()}}
     exec(code, namespace)
     return namespace["run"]
 
@@ -285,25 +286,42 @@ def build(chunk: dict, name: str = "chunk", code=None):
 
 def _store_folder():
     """Where compiled translations are kept between processes (None: not kept). Like Python's own
-    __pycache__, one file per translation, named by the digest of its source and its function name,
-    in a folder per bytecode format (the interpreter's magic number)."""
+    __pycache__: one file per translation, in a folder per bytecode format (the interpreter's magic
+    number)."""
     if not DISK:
         return None
     from innoscript.compiler.bundle import cache_dir
     return cache_dir() / f"tier-{importlib.util.MAGIC_NUMBER.hex()}"
 
 
-def _store_path(src: str, name: str):
+_translator: list = []     # the digest of this module's and the opcode table's code, once computed
+
+
+def _store_path(chunk: dict, name: str):
+    """A translation's file, named by what its source depends on: the translator's code, the function's
+    name and the chunk's code and constants (so nothing needs translating to find it)."""
     folder = _store_folder()
     if folder is None:
         return None
-    return folder / (hashlib.sha256(f"{name}\0{src}".encode()).hexdigest()[:40] + ".code")
+    if not _translator:
+        h = hashlib.sha256()
+        for f in (__file__, O.__file__):
+            with open(f, "rb") as fh:
+                h.update(fh.read())
+        _translator.append(h.digest())
+    h = hashlib.sha256(_translator[0])
+    h.update(name.encode())
+    try:
+        h.update(marshal.dumps((chunk["code"], chunk["consts"])))
+    except ValueError:
+        return None
+    return folder / (h.hexdigest()[:40] + ".code")
 
 
-def _stored(src: str, name: str):
-    """The code object an earlier process compiled from this very source, or None. A file that is not
-    one (truncated, foreign, another version's) is ignored; the source is compiled again over it."""
-    path = _store_path(src, name)
+def _stored(chunk: dict, name: str):
+    """The code object an earlier process compiled for this chunk, or None. A file that is not one
+    (truncated, foreign, another version's) is ignored; the chunk is compiled again over it."""
+    path = _store_path(chunk, name)
     if path is None:
         return None
     try:
@@ -315,10 +333,10 @@ def _stored(src: str, name: str):
     return code
 
 
-def _store(src: str, name: str, code) -> None:
+def _store(chunk: dict, name: str, code) -> None:
     """Keep a compiled translation for later processes (atomically: concurrent workers may write the
     same file); a cache folder that cannot be written only costs the next process the compile."""
-    path = _store_path(src, name)
+    path = _store_path(chunk, name)
     if path is None:
         return
     try:
@@ -361,20 +379,18 @@ def function_for(engine, frame):
         if cached is not None and (cached[0] != chunk["code"] or cached[1] != chunk["consts"]):
             cached = None
         if cached is None:
-            code = src = None
-            name = _name(engine, frame, key)
+            code = None
             if ck not in _runs:       # its first run in this process: compiled by an earlier one?
-                src = translate(chunk, name)
-                code = _stored(src, name)
+                code = _stored(chunk, _name(engine, frame, key))
                 _runs[ck] = 0
             if code is None:
                 if HOT:
                     runs = _runs[ck] = _runs[ck] + 1
                     if runs <= HOT:
                         return None   # not hot yet: the VM runs it
-                src = src or translate(chunk, name)
-                code = compile(src, f"<innoscript {name}>", "exec")
-                _store(src, name, code)
+                name = _name(engine, frame, key)
+                code = compile(translate(chunk, name), f"<innoscript {name}>", "exec")
+                _store(chunk, name, code)
             cached = _cache[ck] = (chunk["code"], chunk["consts"], build(chunk, code=code))
         entry = memo[key] = (chunk, cached[2])
     return entry[1]

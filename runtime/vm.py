@@ -273,232 +273,469 @@ def _own_key(frame, name: str, player: int) -> str:
 
 
 def _slow_op(engine, frame, chunk, ins, op, pc):
-    """The less frequent instructions. Returns the next pc, or a stop reason string."""
+    """The less frequent instructions, one function each (SLOW): the next pc, or a stop reason string.
+    The compiled tier calls the functions themselves."""
+    fn = SLOW.get(op)
+    if fn is None:
+        raise _fault(engine.cards, frame, chunk, pc, f"opcode {O.OPCODES[op].name} is not implemented by this VM")
+    r = fn(engine, frame, chunk, ins, pc)
+    return pc + 1 if r is None else r
+
+
+# Each returns None to go on at the next instruction, or the next pc, or a stop reason string.
+def _op_dup(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    stack.append(stack[-1])
+
+
+def _op_jump_if_true(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    return pc + 1 if not stack.pop() else ins[1]
+
+
+def _op_load_action(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    stack.append(engine.action_vars(frame).get(consts[ins[1]], 0))
+
+
+def _op_store_action(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    engine.action_vars(frame)[consts[ins[1]]] = stack.pop()
+
+
+def _op_store_own(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    engine.action_vars(frame)[_own_key(frame, consts[ins[1]], frame["you"])] = stack.pop()
+
+
+def _op_load_own(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    who = frame["you"] if ins[2] == 0 else frame["me"]
+    stack.append(engine.action_vars(frame).get(_own_key(frame, consts[ins[1]], who), [] if ins[3] else 0))
+
+
+def _op_binary(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    b = stack.pop()
+    a = stack.pop()
+    opn = ENUM["binop"][ins[1]]
+    if opn == "+":
+        stack.append(_bounded(_num(a) + _num(b)))
+    elif opn == "-":
+        stack.append(_bounded(_num(a) - _num(b)))
+    elif opn == "*":
+        stack.append(_bounded(_num(a) * _num(b)))
+    elif opn == "//":
+        stack.append(_num(a) // _num(b) if _num(b) else 0)
+    elif opn == "union":
+        stack.append(_unique(_as_list(a) + _as_list(b)))
+    else:
+        bs = set(_as_list(b))
+        stack.append([x for x in _as_list(a) if x not in bs])
+
+
+def _op_not(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    stack.append(not stack.pop())
+
+
+def _op_neg(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    stack.append(_bounded(-_num(stack.pop())))
+
+
+def _op_in(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    stack = frame["stack"]
+    coll = _as_list(stack.pop())
+    item = stack.pop()
+    if isinstance(item, str) and coll and isinstance(coll[0], int) and item not in cards.colors:
+        stack.append(any(cards.name[c] == item for c in coll))
+    elif isinstance(item, list):
+        stack.append(bool(item) and all(x in coll for x in item))
+    else:
+        stack.append(item in coll)
+
+
+def _op_has_icon(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    icon = consts[ins[1]]
+    stack.append(any(icon in cards.printed[c] for c in _as_list(stack.pop())))
+
+
+def _op_is_color(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    stack = frame["stack"]
+    colors = set(_as_list(stack.pop()))
+    cs = _as_list(stack.pop())
+    stack.append(bool(cs) and all(cards.color[c] in colors for c in cs))
+
+
+def _op_players(engine, frame, chunk, ins, pc):
+    state = engine.state
+    stack = frame["stack"]
+    stack.append(teams.player_set(state, frame["you"], ENUM["players"][ins[1]]))
+
+
+def _op_zone_global(engine, frame, chunk, ins, pc):
+    state = engine.state
+    stack = frame["stack"]
+    kind = ENUM["global_zone"][ins[1]]
+    if kind == "junk":
+        stack.append(list(state["junk"]))
+    elif kind == "available":
+        stack.append(list(state["available"]["standard"]))
+    elif kind == "revealed_all":
+        stack.append([c for pl in state["players"] for c in pl["revealed"]])
+    elif kind == "available_special":
+        stack.append(list(state["available"]["special"]))
+    else:  # junk_special
+        stack.append(list(state["junk_special"]))
+
+
+def _op_deck(engine, frame, chunk, ins, pc):
+    state = engine.state
+    stack = frame["stack"]
+    stack.append(list(state["supply"].get(str(stack.pop()), [])))
+
+
+def _op_filter_pos(engine, frame, chunk, ins, pc):
+    state = engine.state
+    stack = frame["stack"]
+    test = is_top if ENUM["position"][ins[1]] == "top" else is_bottom
+    stack.append([c for c in stack.pop() if test(state, c)])
+
+
+def _op_filter_icon(engine, frame, chunk, ins, pc):
     cards = engine.cards
     state = engine.state
     stack = frame["stack"]
-    loc = frame["locals"]
     consts = chunk["consts"]
-
-    if op == O.DUP:
-        stack.append(stack[-1])
-    elif op == O.JUMP_IF_TRUE:
-        return pc + 1 if not stack.pop() else ins[1]
-    elif op == O.LOAD_ACTION:
-        stack.append(engine.action_vars(frame).get(consts[ins[1]], 0))
-    elif op == O.STORE_ACTION:
-        engine.action_vars(frame)[consts[ins[1]]] = stack.pop()
-    elif op == O.STORE_OWN:
-        engine.action_vars(frame)[_own_key(frame, consts[ins[1]], frame["you"])] = stack.pop()
-    elif op == O.LOAD_OWN:
-        who = frame["you"] if ins[2] == 0 else frame["me"]
-        stack.append(engine.action_vars(frame).get(_own_key(frame, consts[ins[1]], who), [] if ins[3] else 0))
-    elif op == O.BINARY:
-        b = stack.pop()
-        a = stack.pop()
-        opn = ENUM["binop"][ins[1]]
-        if opn == "+":
-            stack.append(_bounded(_num(a) + _num(b)))
-        elif opn == "-":
-            stack.append(_bounded(_num(a) - _num(b)))
-        elif opn == "*":
-            stack.append(_bounded(_num(a) * _num(b)))
-        elif opn == "//":
-            stack.append(_num(a) // _num(b) if _num(b) else 0)
-        elif opn == "union":
-            stack.append(_unique(_as_list(a) + _as_list(b)))
-        else:
-            bs = set(_as_list(b))
-            stack.append([x for x in _as_list(a) if x not in bs])
-    elif op == O.NOT:
-        stack.append(not stack.pop())
-    elif op == O.NEG:
-        stack.append(_bounded(-_num(stack.pop())))
-    elif op == O.IN:
-        coll = _as_list(stack.pop())
-        item = stack.pop()
-        if isinstance(item, str) and coll and isinstance(coll[0], int) and item not in cards.colors:
-            stack.append(any(cards.name[c] == item for c in coll))
-        elif isinstance(item, list):
-            stack.append(bool(item) and all(x in coll for x in item))
-        else:
-            stack.append(item in coll)
-    elif op == O.HAS_ICON:
-        icon = consts[ins[1]]
-        stack.append(any(icon in cards.printed[c] for c in _as_list(stack.pop())))
-    elif op == O.IS_COLOR:
-        colors = set(_as_list(stack.pop()))
-        cs = _as_list(stack.pop())
-        stack.append(bool(cs) and all(cards.color[c] in colors for c in cs))
-    elif op == O.PLAYERS:
-        stack.append(teams.player_set(state, frame["you"], ENUM["players"][ins[1]]))
-    elif op == O.ZONE_GLOBAL:
-        kind = ENUM["global_zone"][ins[1]]
-        if kind == "junk":
-            stack.append(list(state["junk"]))
-        elif kind == "available":
-            stack.append(list(state["available"]["standard"]))
-        elif kind == "revealed_all":
-            stack.append([c for pl in state["players"] for c in pl["revealed"]])
-        elif kind == "available_special":
-            stack.append(list(state["available"]["special"]))
-        else:  # junk_special
-            stack.append(list(state["junk_special"]))
-    elif op == O.DECK:
-        stack.append(list(state["supply"].get(str(stack.pop()), [])))
-    elif op == O.FILTER_POS:
-        test = is_top if ENUM["position"][ins[1]] == "top" else is_bottom
-        stack.append([c for c in stack.pop() if test(state, c)])
-    elif op == O.FILTER_ICON:
-        icon, negate = consts[ins[1]], bool(ins[2])
-        items = _as_list(stack.pop())
-        if items and isinstance(items[0], str):  # colours: piles of 'you' showing the icon
-            board = state["players"][frame["you"]]["board"]
-            stack.append([c for c in items if (pile_icons(cards, board[c]).get(icon, 0) > 0) != negate])
-        else:
-            stack.append([c for c in items if (icon in cards.printed[c]) != negate])
-    elif op == O.FILTER_COLOR:
-        colors = set(_as_list(stack.pop()))
-        negate = bool(ins[1])
-        stack.append([c for c in stack.pop() if (cards.color[c] in colors) != negate])
-    elif op == O.FILTER_VALUE:
-        v = _num(stack.pop())
-        cmp = _CMP[ins[1]]
-        stack.append([c for c in stack.pop() if cmp(cards.age[c], v)])
-    elif op == O.FILTER_VALUES:
-        vs = set(_as_list(stack.pop()))
-        stack.append([c for c in stack.pop() if cards.age[c] in vs])
-    elif op == O.FILTER_NAME:
-        nm = consts[ins[1]]
-        stack.append([c for c in stack.pop() if cards.name[c] != nm])
-    elif op == O.SELECT:
-        hi = stack[-1]
-        lo = stack[-2]
-        chosen = engine.select(frame, _unique(_as_list(stack[-3])), ENUM["select"][ins[1]], ENUM["order"][ins[2]],
-                               ENUM["chooser"][ins[3]], bool(ins[4] & 1), _num(lo), _num(hi), bool(ins[4] & 2))
-        del stack[-3:]
-        stack.append(chosen)
-    elif op == O.MOVE:
-        moved = engine.move(frame, _as_list(stack[-1]), ENUM["verb"][ins[1]])   # may ask: pop after
-        stack[-1] = moved
-    elif op == O.TRANSFER:
-        target = stack.pop()
-        moved = engine.transfer(frame, _as_list(stack.pop()), target, ENUM["zone"][ins[1]])
-        stack.append(moved)
-    elif op == O.DRAW:
-        age = _num(stack[-1])
-        count = _num(stack[-2])
-        del stack[-2:]
-        stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]]))
-    elif op == O.DRAW_SET:
-        age = _num(stack[-1])
-        count = _num(stack[-2])
-        del stack[-2:]
-        stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]], consts[ins[2]]))
-    elif op == O.ZONE_SET:
-        name = consts[ins[1]]
-        stack.append([c for p in _as_list(stack.pop()) if p is not None
-                      for c in state["players"][p].get("zones", {}).get(name, [])])
-    elif op == O.TRANSFER_SET:
-        target = stack.pop()
-        moved = engine.transfer(frame, _as_list(stack.pop()), target, consts[ins[1]])
-        stack.append(moved)
-    elif op == O.EXCHANGE:
-        pb, b, pa, a = stack[-1], _as_list(stack[-2]), stack[-3], _as_list(stack[-4])
-        engine.exchange(frame, a, pa, ENUM["zone"][ins[1]], b, pb, ENUM["zone"][ins[2]], bool(ins[3]))
-        del stack[-4:]
-    elif op == O.SPLAY:
-        engine.splay(frame, _as_list(stack[-1]), ENUM["direction"][ins[1]], bool(ins[2]))
-        stack.pop()
-    elif op == O.SPLAY_ON:
-        if stack[-1] is not None:    # none: no such player, nothing to splay
-            engine.splay(frame, _as_list(stack[-2]), ENUM["direction"][ins[1]], bool(ins[2]), board_of=stack[-1])
-        else:
-            frame["did"] = False
-        del stack[-2:]
-    elif op == O.UNSPLAY:
-        engine.splay(frame, _as_list(stack[-1]), "none", False)
-        stack.pop()
-    elif op == O.REARRANGE:
-        engine.rearrange(frame, stack[-1])
-        stack.pop()
-    elif op == O.ASK:
-        ans = engine.ask_yes_no(frame)
-        frame["did"] = ans
-        stack.append(ans)
-    elif op == O.CHOOSE:
-        options = stack[-1]
-        chosen = engine.choose(frame, ENUM["choice"][ins[1]], ENUM["chooser"][ins[2]], _as_list(options))
-        stack.pop()
-        stack.append(chosen)
-    elif op == O.CHOOSE_OPTION:
-        stack.append(engine.choose_option(frame, ins[1]))
-    elif op == O.DID:
-        stack.append(bool(frame["did"]))
-    elif op == O.SET_DID:
-        frame["did"] = bool(ins[1])
-    elif op == O.LIST_NEW:
-        stack.append([])
-    elif op == O.APPEND:
-        v = stack.pop()
-        if loc[ins[1]] is None:
-            loc[ins[1]] = []
-        if isinstance(v, list):
-            loc[ins[1]].extend(v)
-        else:
-            loc[ins[1]].append(v)
-    elif op == O.PICK_SINGLE:
-        scores = [_num(s) for s in stack.pop()]
-        players = stack.pop()
-        stack.append(teams.single(state, players, scores, ENUM["extreme"][ins[1]], frame["you"]))
-    elif op == O.WIN:
-        who = stack.pop()
-        frame["pc"] = pc + 1
-        if who is not None:
-            engine.win([who], "effect", cards.name[frame["card"]] if frame["card"] >= 0 else None)
-    elif op == O.LOSE:
-        who = stack.pop()
-        frame["pc"] = pc + 1
-        if who is not None:
-            engine.lose(who, cards.name[frame["card"]] if frame["card"] >= 0 else None)
-            if state["players"][frame["you"]].get("eliminated"):
-                return "done"   # an eliminated player's effect stops here
-    elif op == O.CLAIM:
-        frame["did"] = engine.claim_by_effect(frame, consts[ins[1]])
-    elif op == O.EXECUTE:
-        target = _as_list(stack.pop())
-        frame["pc"] = pc + 1
-        if target:
-            engine.execute(frame, target[0], ENUM["execute"][ins[1]])
-            return "execute"
-        return pc + 1
-    elif op == O.ACT:
-        who = stack.pop()
-        if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < len(state["players"]) \
-                or state["players"][who].get("eliminated"):
-            return ins[2]
-        loc[ins[1]] = frame["you"]
-        frame["you"] = who
-    elif op == O.ACT_END:
-        frame["you"] = loc[ins[1]]
-    elif op == O.DOGMA:
-        target = _as_list(stack.pop())
-        frame["pc"] = pc + 1
-        if target:
-            engine.free_dogma(frame, target[0], bool(ins[1]))
-            return "execute"
-        return pc + 1
-    elif op == O.REPEAT:
-        frame["pc"] = ins[1]
-        return ins[1]
-    elif op == O.LOOK:
-        engine.look(frame)
-    elif op == O.END_DOGMA:
-        frame["pc"] = pc
-        return "end_dogma"
-    elif op == O.RESULT:
-        frame["result"] = stack.pop()
-        return "done"
+    icon, negate = consts[ins[1]], bool(ins[2])
+    items = _as_list(stack.pop())
+    if items and isinstance(items[0], str):  # colours: piles of 'you' showing the icon
+        board = state["players"][frame["you"]]["board"]
+        stack.append([c for c in items if (pile_icons(cards, board[c]).get(icon, 0) > 0) != negate])
     else:
-        raise _fault(cards, frame, chunk, pc, f"opcode {O.OPCODES[op].name} is not implemented by this VM")
+        stack.append([c for c in items if (icon in cards.printed[c]) != negate])
+
+
+def _op_filter_color(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    stack = frame["stack"]
+    colors = set(_as_list(stack.pop()))
+    negate = bool(ins[1])
+    stack.append([c for c in stack.pop() if (cards.color[c] in colors) != negate])
+
+
+def _op_filter_value(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    stack = frame["stack"]
+    v = _num(stack.pop())
+    cmp = _CMP[ins[1]]
+    stack.append([c for c in stack.pop() if cmp(cards.age[c], v)])
+
+
+def _op_filter_values(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    stack = frame["stack"]
+    vs = set(_as_list(stack.pop()))
+    stack.append([c for c in stack.pop() if cards.age[c] in vs])
+
+
+def _op_filter_name(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    nm = consts[ins[1]]
+    stack.append([c for c in stack.pop() if cards.name[c] != nm])
+
+
+def _op_select(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    hi = stack[-1]
+    lo = stack[-2]
+    chosen = engine.select(frame, _unique(_as_list(stack[-3])), ENUM["select"][ins[1]], ENUM["order"][ins[2]],
+                           ENUM["chooser"][ins[3]], bool(ins[4] & 1), _num(lo), _num(hi), bool(ins[4] & 2))
+    del stack[-3:]
+    stack.append(chosen)
+
+
+def _op_move(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    moved = engine.move(frame, _as_list(stack[-1]), ENUM["verb"][ins[1]])   # may ask: pop after
+    stack[-1] = moved
+
+
+def _op_transfer(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    target = stack.pop()
+    moved = engine.transfer(frame, _as_list(stack.pop()), target, ENUM["zone"][ins[1]])
+    stack.append(moved)
+
+
+def _op_draw(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    age = _num(stack[-1])
+    count = _num(stack[-2])
+    del stack[-2:]
+    stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]]))
+
+
+def _op_draw_set(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    age = _num(stack[-1])
+    count = _num(stack[-2])
+    del stack[-2:]
+    stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]], consts[ins[2]]))
+
+
+def _op_zone_set(engine, frame, chunk, ins, pc):
+    state = engine.state
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    name = consts[ins[1]]
+    stack.append([c for p in _as_list(stack.pop()) if p is not None
+                  for c in state["players"][p].get("zones", {}).get(name, [])])
+
+
+def _op_transfer_set(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    target = stack.pop()
+    moved = engine.transfer(frame, _as_list(stack.pop()), target, consts[ins[1]])
+    stack.append(moved)
+
+
+def _op_exchange(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    pb, b, pa, a = stack[-1], _as_list(stack[-2]), stack[-3], _as_list(stack[-4])
+    engine.exchange(frame, a, pa, ENUM["zone"][ins[1]], b, pb, ENUM["zone"][ins[2]], bool(ins[3]))
+    del stack[-4:]
+
+
+def _op_splay(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    engine.splay(frame, _as_list(stack[-1]), ENUM["direction"][ins[1]], bool(ins[2]))
+    stack.pop()
+
+
+def _op_splay_on(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    if stack[-1] is not None:    # none: no such player, nothing to splay
+        engine.splay(frame, _as_list(stack[-2]), ENUM["direction"][ins[1]], bool(ins[2]), board_of=stack[-1])
+    else:
+        frame["did"] = False
+    del stack[-2:]
+
+
+def _op_unsplay(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    engine.splay(frame, _as_list(stack[-1]), "none", False)
+    stack.pop()
+
+
+def _op_rearrange(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    engine.rearrange(frame, stack[-1])
+    stack.pop()
+
+
+def _op_ask(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    ans = engine.ask_yes_no(frame)
+    frame["did"] = ans
+    stack.append(ans)
+
+
+def _op_choose(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    options = stack[-1]
+    chosen = engine.choose(frame, ENUM["choice"][ins[1]], ENUM["chooser"][ins[2]], _as_list(options))
+    stack.pop()
+    stack.append(chosen)
+
+
+def _op_choose_option(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    stack.append(engine.choose_option(frame, ins[1]))
+
+
+def _op_did(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    stack.append(bool(frame["did"]))
+
+
+def _op_set_did(engine, frame, chunk, ins, pc):
+    frame["did"] = bool(ins[1])
+
+
+def _op_list_new(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    stack.append([])
+
+
+def _op_append(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    loc = frame["locals"]
+    v = stack.pop()
+    if loc[ins[1]] is None:
+        loc[ins[1]] = []
+    if isinstance(v, list):
+        loc[ins[1]].extend(v)
+    else:
+        loc[ins[1]].append(v)
+
+
+def _op_pick_single(engine, frame, chunk, ins, pc):
+    state = engine.state
+    stack = frame["stack"]
+    scores = [_num(s) for s in stack.pop()]
+    players = stack.pop()
+    stack.append(teams.single(state, players, scores, ENUM["extreme"][ins[1]], frame["you"]))
+
+
+def _op_win(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    stack = frame["stack"]
+    who = stack.pop()
+    frame["pc"] = pc + 1
+    if who is not None:
+        engine.win([who], "effect", cards.name[frame["card"]] if frame["card"] >= 0 else None)
+
+
+def _op_lose(engine, frame, chunk, ins, pc):
+    cards = engine.cards
+    state = engine.state
+    stack = frame["stack"]
+    who = stack.pop()
+    frame["pc"] = pc + 1
+    if who is not None:
+        engine.lose(who, cards.name[frame["card"]] if frame["card"] >= 0 else None)
+        if state["players"][frame["you"]].get("eliminated"):
+            return "done"   # an eliminated player's effect stops here
+
+
+def _op_claim(engine, frame, chunk, ins, pc):
+    consts = chunk["consts"]
+    frame["did"] = engine.claim_by_effect(frame, consts[ins[1]])
+
+
+def _op_execute(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    target = _as_list(stack.pop())
+    frame["pc"] = pc + 1
+    if target:
+        engine.execute(frame, target[0], ENUM["execute"][ins[1]])
+        return "execute"
     return pc + 1
+
+
+def _op_act(engine, frame, chunk, ins, pc):
+    state = engine.state
+    stack = frame["stack"]
+    loc = frame["locals"]
+    who = stack.pop()
+    if not isinstance(who, int) or isinstance(who, bool) or not 0 <= who < len(state["players"]) \
+            or state["players"][who].get("eliminated"):
+        return ins[2]
+    loc[ins[1]] = frame["you"]
+    frame["you"] = who
+
+
+def _op_act_end(engine, frame, chunk, ins, pc):
+    loc = frame["locals"]
+    frame["you"] = loc[ins[1]]
+
+
+def _op_dogma(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    target = _as_list(stack.pop())
+    frame["pc"] = pc + 1
+    if target:
+        engine.free_dogma(frame, target[0], bool(ins[1]))
+        return "execute"
+    return pc + 1
+
+
+def _op_repeat(engine, frame, chunk, ins, pc):
+    frame["pc"] = ins[1]
+    return ins[1]
+
+
+def _op_look(engine, frame, chunk, ins, pc):
+    engine.look(frame)
+
+
+def _op_end_dogma(engine, frame, chunk, ins, pc):
+    frame["pc"] = pc
+    return "end_dogma"
+
+
+def _op_result(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    frame["result"] = stack.pop()
+    return "done"
+
+
+SLOW = {
+    O.DUP: _op_dup,
+    O.JUMP_IF_TRUE: _op_jump_if_true,
+    O.LOAD_ACTION: _op_load_action,
+    O.STORE_ACTION: _op_store_action,
+    O.STORE_OWN: _op_store_own,
+    O.LOAD_OWN: _op_load_own,
+    O.BINARY: _op_binary,
+    O.NOT: _op_not,
+    O.NEG: _op_neg,
+    O.IN: _op_in,
+    O.HAS_ICON: _op_has_icon,
+    O.IS_COLOR: _op_is_color,
+    O.PLAYERS: _op_players,
+    O.ZONE_GLOBAL: _op_zone_global,
+    O.DECK: _op_deck,
+    O.FILTER_POS: _op_filter_pos,
+    O.FILTER_ICON: _op_filter_icon,
+    O.FILTER_COLOR: _op_filter_color,
+    O.FILTER_VALUE: _op_filter_value,
+    O.FILTER_VALUES: _op_filter_values,
+    O.FILTER_NAME: _op_filter_name,
+    O.SELECT: _op_select,
+    O.MOVE: _op_move,
+    O.TRANSFER: _op_transfer,
+    O.DRAW: _op_draw,
+    O.DRAW_SET: _op_draw_set,
+    O.ZONE_SET: _op_zone_set,
+    O.TRANSFER_SET: _op_transfer_set,
+    O.EXCHANGE: _op_exchange,
+    O.SPLAY: _op_splay,
+    O.SPLAY_ON: _op_splay_on,
+    O.UNSPLAY: _op_unsplay,
+    O.REARRANGE: _op_rearrange,
+    O.ASK: _op_ask,
+    O.CHOOSE: _op_choose,
+    O.CHOOSE_OPTION: _op_choose_option,
+    O.DID: _op_did,
+    O.SET_DID: _op_set_did,
+    O.LIST_NEW: _op_list_new,
+    O.APPEND: _op_append,
+    O.PICK_SINGLE: _op_pick_single,
+    O.WIN: _op_win,
+    O.LOSE: _op_lose,
+    O.CLAIM: _op_claim,
+    O.EXECUTE: _op_execute,
+    O.ACT: _op_act,
+    O.ACT_END: _op_act_end,
+    O.DOGMA: _op_dogma,
+    O.REPEAT: _op_repeat,
+    O.LOOK: _op_look,
+    O.END_DOGMA: _op_end_dogma,
+    O.RESULT: _op_result,
+}
