@@ -64,9 +64,10 @@ class Achievements:
         st = self.state
         active = st["turn"]["active"]
         me = [] if st["players"][active].get("eliminated") else [active]
-        if self.rule("tie_break_order") == "left_of_active":
-            return self.players_from(active, False) + me
-        return me + self.players_from(active, False)
+        others = teams.players_from(st, active, False)
+        if self.cards.manifest["rules"].get("tie_break_order") == "left_of_active":
+            return others + me
+        return me + others
 
     def achievements_needed(self) -> int:
         """By the number of players still in the game (an eliminated player no longer counts)."""

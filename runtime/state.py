@@ -308,7 +308,10 @@ def achievable(cards: Cards, state: dict, p: int, values) -> list:
     """The values of ``values`` that pass may_achieve's test (the score counted once for all)."""
     if not values:
         return []
-    score, top = points(cards, state, p), highest_top_value(cards, state, p)
+    score = points(cards, state, p)
+    if score < 5 * min(values):
+        return []      # the common case: not even the lowest is affordable, no need to look at the board
+    top = highest_top_value(cards, state, p)
     return [v for v in values if score >= 5 * v and top >= v]
 
 

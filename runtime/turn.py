@@ -45,20 +45,24 @@ class Turn:
     def _ask_action(self):
         st = self.state
         p = st["turn"]["active"]
-        unimplemented = [c for c in top_cards(st, p) if not self.cards.cards[c]["effects"]]
-        decision = {"player": p, "kind": "action", "options": self.compute_legal_actions(p), "prompt": "choose an action"}
+        tops = top_cards(st, p)
+        unimplemented = [c for c in tops if not self.cards.cards[c]["effects"]]
+        decision = {"player": p, "kind": "action", "options": self.compute_legal_actions(p, tops),
+                    "prompt": "choose an action"}
         if unimplemented:
             decision["not_implemented"] = [{"type": "dogma", "card": c} for c in unimplemented]
         self.ask(decision)
 
-    def compute_legal_actions(self, p: int) -> list[dict]:
+    def compute_legal_actions(self, p: int, tops: list[int] | None = None) -> list[dict]:
+        """p's actions now (tops: p's top cards, when the caller has them)."""
         st = self.state
         acts = [{"type": "draw"}]
         acts += [{"type": "meld", "card": c} for c in st["players"][p]["hand"]]
         ages = sorted({self.cards.age[c] for c in st["available"]["standard"]})
         acts += [{"type": "achieve", "age": a} for a in achievable(self.cards, st, p, ages)]
         # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
-        acts += [{"type": "dogma", "card": c} for c in top_cards(st, p) if self.may_dogma(c)]
+        acts += [{"type": "dogma", "card": c} for c in (top_cards(st, p) if tops is None else tops)
+                 if self.may_dogma(c)]
         if self._parley() and st["players"][p]["hand"]:
             for q in self.players_from(p, False):
                 if not self.adjacent(p, q):
