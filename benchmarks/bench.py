@@ -278,8 +278,11 @@ def task_server(clients, answers, think):
 
 
 def task_play(edition, games):
-    """Play `games` random 2-player games as task_games does, timing nothing (run under callgrind)."""
+    """Play `games` random 2-player games as task_games does, timing nothing (run under callgrind). A
+    warm-up game comes first, as in task_games, with no games too: the run of none that is subtracted
+    then holds the imports and what the first game of a process pays once."""
     bundle = _bundle(edition)
+    _one_game(edition, bundle, "random", 10 ** 6)
     return {"turns": sum(_one_game(edition, bundle, "random", seed)[0].state["turn"]["number"]
                          for seed in range(games))}
 
@@ -287,8 +290,8 @@ def task_play(edition, games):
 def task_callgrind(edition, games):
     """Instructions executed per game and per turn of random games, counted by valgrind's callgrind: the
     count does not depend on what else the machine is doing, so it compares sides on a busy machine
-    too. A run of no games is subtracted (start-up, imports, the bundle load), and the games are played
-    once uncounted first, so the caches on disk are warm. No valgrind: no figure."""
+    too. A run of no games is subtracted (start-up, imports, the bundle load, a warm-up game), and the
+    games are played once uncounted first, so the caches on disk are warm. No valgrind: no figure."""
     import re
     import shutil as _shutil
     if not _shutil.which("valgrind"):

@@ -88,7 +88,7 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
     """One game: the bundle's cards plus the JSON state."""
 
     def __init__(self, bundle: dict, state: dict):
-        self.cards = Cards(bundle)
+        self.cards = Cards.of(bundle)
         self.state = state
         self.events: list[dict] = []
         self.budget = STEP_BUDGET
@@ -109,7 +109,7 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
             raise ValueError(f"this edition is for {m['players']['min']}-{m['players']['max']} players, not {players}")
         options = normalise_options(options, players)
         names = names or [f"Player {i + 1}" for i in range(players)]
-        cards = Cards(bundle)
+        cards = Cards.of(bundle)
         state = new_state(cards, names, seed, secret, options)
         state.update(teams.setup(options, seed))
         supply.deal(cards, state, seed)

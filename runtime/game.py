@@ -119,7 +119,7 @@ class Game:
         if data["bundle_hash"] != bundle["source_hash"]:
             raise BadSave("saved game was made with different card sources (bundle hash mismatch); "
                           "load it with the bundle it was saved with")
-        cards = Cards(bundle)
+        cards = Cards.of(bundle)
         check_cards(cards, data)
         check_options(data)
         try:

@@ -31,8 +31,34 @@ class GameOver(Exception):
     """Raised inside an effect when the game ends (a draw past the last age, a win)."""
 
 
+_SHARED: dict = {}    # id(bundle) -> (bundle, its signature, its Cards): Cards.of
+
+
+def _signature(bundle: dict) -> tuple:
+    """What a bundle's Cards are made of, by identity: a bundle changed since (its cards' effects
+    replaced, say) shows a different signature."""
+    cards = bundle["cards"]
+    return (id(cards), id(bundle["manifest"]), id(bundle["special_achievements"]), id(bundle.get("sets")),
+            tuple(map(id, cards)), tuple([id(c["effects"]) for c in cards]))
+
+
 class Cards:
     """The edition's card table and manifest, read from a bundle."""
+
+    @classmethod
+    def of(cls, bundle: dict) -> "Cards":
+        """The bundle's Cards, made once and shared by all its games: a Cards holds nothing but what the
+        bundle determines and memos of it (icon tables by pile content), so its games also share warm
+        memos. A bundle whose parts were replaced since gets new ones."""
+        entry = _SHARED.get(id(bundle))
+        sig = _signature(bundle)
+        if entry is not None and entry[0] is bundle and entry[1] == sig:
+            return entry[2]
+        cards = cls(bundle)
+        if len(_SHARED) >= 8:                 # a few bundles at a time (editions, sets); the oldest goes
+            del _SHARED[next(iter(_SHARED))]
+        _SHARED[id(bundle)] = (bundle, sig, cards)
+        return cards
 
     def __init__(self, bundle: dict):
         self.bundle = bundle

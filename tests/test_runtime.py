@@ -147,3 +147,19 @@ def test_unimplemented_card_is_playable_but_its_dogma_is_not_offered(bundle):
     acts = game.engine.compute_legal_actions(p)
     assert {"type": "dogma", "card": wid} not in acts
     assert any(a["type"] == "dogma" for a in acts)
+
+
+def test_games_of_one_bundle_share_its_cards():
+    """A bundle's Cards (its lookups and icon memos) is made once for all its games; a bundle whose cards'
+    effects were replaced since, or another bundle, gets its own."""
+    import copy
+    from innoscript.runtime.state import Cards
+    b = load_bundle("3e")
+    first, second = Game.new(seed=1, bundle=b), Game.new(seed=2, bundle=b)
+    assert first.engine.cards is second.engine.cards is Cards.of(b)
+    other = copy.deepcopy(b)
+    assert Cards.of(other) is not first.engine.cards
+    changed = Cards.of(other)
+    writing = other["cards"][changed.by_name["Writing"]]
+    writing["effects"] = []                       # as the tests that script a card do
+    assert Cards.of(other) is not changed and Cards.of(other).may_dogma[writing["id"]] is False
