@@ -52,7 +52,8 @@ class Dogma:
                 if not st["players"][q].get("eliminated") else -1 for q in range(len(st["players"]))]
 
     def _parley(self) -> bool:
-        return bool(self.rule("parley")) and sum(not pl.get("eliminated") for pl in self.state["players"]) >= 4
+        players = self.state["players"]
+        return len(players) >= 4 and bool(self.rule("parley")) and sum(not pl.get("eliminated") for pl in players) >= 4
 
     def _parley_steps(self, p: int, cid: int, counts: list[int]) -> list[list]:
         """Each non-adjacent player's parley choice for a dogma of cid by p: to share (as many icons or

@@ -210,12 +210,14 @@ def board_cards(state: dict, p: int) -> list[int]:
 
 def is_top(state: dict, cid: int) -> bool:
     """Whether the card is on top of its pile: a board pile or a supply pile (deck)."""
-    if any(pile and pile[0] == cid for pile in state["supply"].values()):
-        return True
     for pl in state["players"]:
         for pile in pl["board"].values():
-            if pile["cards"] and pile["cards"][0] == cid:
+            cs = pile["cards"]
+            if cs and cs[0] == cid:
                 return True
+    for pile in state["supply"].values():
+        if pile and pile[0] == cid:
+            return True
     return False
 
 
