@@ -99,6 +99,15 @@ def board_icons_of(e, f, icon, who):
     return table.get(icon, 0) if board else 0
 
 
+def board_colors_of(e, who):
+    """colors(who's board) when who is one player: the colours of who's piles with cards (a card lies
+    in the pile of its colour), in the manifest's order; None when _colors must be asked."""
+    if who.__class__ is not int:
+        return None
+    board = e.state["players"][who]["board"]
+    return [c for c in e.cards.colors if board[c]["cards"]]
+
+
 def _hex_like(cards) -> set:
     """The hex and the icons the sets in play count as the hex (music notes)."""
     if not hasattr(cards, "hex_like"):

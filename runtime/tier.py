@@ -58,7 +58,8 @@ _HANDOVER = {O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOSE_OPTION, O.EXCHANG
 # They may ask (MOVE: the owner may order cards onto one pile); most often they do not. Each ends its block.
 _MAY_ASK = {O.SELECT, O.SPLAY, O.MOVE}
 _INLINE = {O.CONST, O.POP, O.DUP, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.COMPARE,
-           O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT, O.LIST_NEW, O.APPEND}
+           O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT, O.LIST_NEW, O.APPEND,
+           O.BINARY}
 _CMP_OPS = {2: "<", 3: "<=", 4: ">", 5: ">="}
 
 _cache: dict = {}      # (bundle source hash, chunk key) -> (code, consts, function)
@@ -158,7 +159,7 @@ def translate(chunk: dict, name: str = "chunk") -> str:
     return "\n".join(out) + "\n"
 
 
-_EMULATED = {O.BINARY, O.NEG, O.IN, O.HAS_ICON, O.IS_COLOR, O.PLAYERS, O.ZONE_GLOBAL, O.DECK, O.FILTER_POS,
+_EMULATED = {O.NEG, O.IN, O.HAS_ICON, O.IS_COLOR, O.PLAYERS, O.ZONE_GLOBAL, O.DECK, O.FILTER_POS,
              O.FILTER_ICON, O.FILTER_COLOR, O.FILTER_VALUE, O.FILTER_VALUES, O.FILTER_NAME, O.TRANSFER,
              O.DRAW, O.DID, O.SET_DID, O.PICK_SINGLE, O.CLAIM, O.LOAD_ACTION,
              O.STORE_ACTION, O.DRAW_SET, O.ZONE_SET, O.TRANSFER_SET}
@@ -196,6 +197,14 @@ def _block(code, consts, depth, start, end) -> list[str]:
             lines += [f"pc = {pc}", f"_t = _board_icons(engine, frame, {icon}, {top})", "if _t is None:",
                       f"    {top} = _zone(engine, {top}, 'board')", f"    pc = {pc + 1}",
                       f"    {icon} = IMPL['icons'](engine, frame, {icon}, {top})", "else:", f"    {icon} = _t"]
+        elif op == O.ZONE and O.ENUMS["zone"][ins[1]] == "board" and pc + 1 < end and _is_call(code[pc + 1], consts, "colors", 1):
+            # colors(X's board): the colours of X's piles with cards, else the two instructions as they are
+            fused.add(pc + 1)
+            lines += [f"pc = {pc}", f"_t = _board_colors(engine, {top})", "if _t is None:",
+                      f"    {top} = _zone(engine, {top}, 'board')", f"    pc = {pc + 1}",
+                      f"    {top} = IMPL['colors'](engine, frame, {top})", "else:", f"    {top} = _t"]
+        elif op == O.BINARY:       # the VM's own operation, on the two stack values
+            lines += [f"pc = {pc}", f"s{d - 2} = _binary[{ins[1]}](s{d - 2}, {top})"]
         elif op == O.CONST:
             lines.append(f"s{d} = {consts[ins[1]]!r}")
         elif op == O.POP:
@@ -223,7 +232,9 @@ def _block(code, consts, depth, start, end) -> list[str]:
             args = ", ".join(f"s{i}" for i in range(d - argc, d))
             fname = consts[ins[1]]
             lines.append(f"pc = {pc}")
-            if fname in builtins_impl.IMPLEMENTATIONS:
+            if fname == "count" and argc == 1:     # a list's length at once; anything else as the builtin
+                lines.append(f"s{d - 1} = len({top}) if {top}.__class__ is list else IMPL['count'](engine, frame, {top})")
+            elif fname in builtins_impl.IMPLEMENTATIONS:
                 lines.append(f"s{d - argc} = IMPL[{fname!r}](engine, frame{', ' if args else ''}{args})")
             else:
                 lines.append(f"s{d - argc} = builtins_impl.call(engine, frame, {fname!r}, [{args}])")
@@ -267,7 +278,11 @@ def _block(code, consts, depth, start, end) -> list[str]:
 
 
 def _is_icons_call(ins, consts) -> bool:
-    return ins[0] == O.CALL and consts[ins[1]] == "icons" and ins[2] == 2
+    return _is_call(ins, consts, "icons", 2)
+
+
+def _is_call(ins, consts, name: str, argc: int) -> bool:
+    return ins[0] == O.CALL and consts[ins[1]] == name and ins[2] == argc
 
 
 def build(chunk: dict, name: str = "chunk", code=None):
@@ -275,7 +290,8 @@ def build(chunk: dict, name: str = "chunk", code=None):
     if code is None:
         code = compile(translate(chunk, name), f"<innoscript {name}>", "exec")
     namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
-                 "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of, "CHUNK": chunk,
+                 "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of,
+                 "_board_colors": builtins_impl.board_colors_of, "_binary": vm.BINARY, "CHUNK": chunk,
                  "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"]),
                  **{f"_op{op}": fn for op, fn in vm.SLOW.items()}}
     exec(code, namespace)

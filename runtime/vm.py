@@ -247,6 +247,13 @@ def _num(v):
 
 def _zone(engine, who, kind: str) -> list:
     state = engine.state
+    if who.__class__ is int:     # one player, the common case: a new list of that zone's cards
+        if kind == "board":
+            return board_cards(state, who)
+        if kind == "top":
+            return top_cards(state, who)
+        if kind == "hand" or kind == "score" or kind == "revealed":
+            return list(state["players"][who][kind])
     out: list = []
     for p in _as_list(who):
         if p is None:
@@ -321,21 +328,24 @@ def _op_load_own(engine, frame, chunk, ins, pc):
 def _op_binary(engine, frame, chunk, ins, pc):
     stack = frame["stack"]
     b = stack.pop()
-    a = stack.pop()
-    opn = ENUM["binop"][ins[1]]
-    if opn == "+":
-        stack.append(_bounded(_num(a) + _num(b)))
-    elif opn == "-":
-        stack.append(_bounded(_num(a) - _num(b)))
-    elif opn == "*":
-        stack.append(_bounded(_num(a) * _num(b)))
-    elif opn == "//":
-        stack.append(_num(a) // _num(b) if _num(b) else 0)
-    elif opn == "union":
-        stack.append(_unique(_as_list(a) + _as_list(b)))
-    else:
-        bs = set(_as_list(b))
-        stack.append([x for x in _as_list(a) if x not in bs])
+    stack[-1] = BINARY[ins[1]](stack[-1], b)
+
+
+def _difference(a, b):
+    bs = set(_as_list(b))
+    return [x for x in _as_list(a) if x not in bs]
+
+
+_BINOPS = {
+    "+": lambda a, b: _bounded(_num(a) + _num(b)),
+    "-": lambda a, b: _bounded(_num(a) - _num(b)),
+    "*": lambda a, b: _bounded(_num(a) * _num(b)),
+    "//": lambda a, b: _num(a) // _num(b) if _num(b) else 0,
+    "union": lambda a, b: _unique(_as_list(a) + _as_list(b)),
+    "difference": _difference,
+}
+# BINARY's operations by its operand, in the opcode table's order (the compiled tier calls them too)
+BINARY = [_BINOPS[name] for name in ENUM["binop"]]
 
 
 def _op_not(engine, frame, chunk, ins, pc):

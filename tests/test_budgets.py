@@ -54,8 +54,19 @@ def test_a_pure_loop_refuses_the_action_and_leaves_the_game_as_it_was(bundle):
     assert game.save() == before
 
 
-def test_squaring_a_number_stops_with_card_and_line(bundle):
+@pytest.fixture(params=["vm", "compiled"])
+def each_tier(request, monkeypatch):
+    """Both tiers, the compiled one from a chunk's first run."""
+    from innoscript.runtime import tier
+    monkeypatch.setenv("INNOSCRIPT_TIER", request.param)
+    monkeypatch.setattr(tier, "HOT", 0)
+    monkeypatch.setattr(tier, "DISK", False)
+    return request.param
+
+
+def test_squaring_a_number_stops_with_card_and_line(bundle, each_tier):
     game, wid = game_with_writing(bundle, "effect (v = 2) {\n  repeat with v = v * v\n}\n")
+    assert game.engine.tier == each_tier
     before = game.save()
     with pytest.raises(RuntimeFault, match=r"Writing, line 8:[0-9]+: number out of range"):
         game.apply({"type": "dogma", "card": wid})
@@ -63,8 +74,9 @@ def test_squaring_a_number_stops_with_card_and_line(bundle):
 
 
 @pytest.mark.parametrize("expr", ["0 - 1000000 - 1", "1000000 + 1", "1000 * 1001", "-(1000000 + 1)"])
-def test_numbers_are_bounded(bundle, expr):
+def test_numbers_are_bounded(bundle, expr, each_tier):
     game, wid = game_with_writing(bundle, f"effect {{\n  let x = {expr}\n  draw [1]\n}}\n")
+    assert game.engine.tier == each_tier
     with pytest.raises(RuntimeFault, match="number out of range"):
         game.apply({"type": "dogma", "card": wid})
 
