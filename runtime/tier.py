@@ -70,7 +70,7 @@ _runs: dict = {}       # (bundle source hash, chunk key) -> fresh frames run on 
 # dozen runs save, and most chunks of a game run only a few times. 0: translate at the first run.
 HOT = 16
 # Compiled translations are kept on disk between processes (runtime cache folder); INNOSCRIPT_TIER_CACHE=0: not.
-DISK = os.environ.get("INNOSCRIPT_TIER_CACHE", "1").strip() != "0"
+DISK = os.environ.get("INNOSCRIPT_TIER_CACHE", "on").strip().lower() not in ("0", "off", "no", "false")
 
 
 def default_tier() -> str:
