@@ -65,7 +65,7 @@ class Achievements:
         active = st["turn"]["active"]
         me = [] if st["players"][active].get("eliminated") else [active]
         others = teams.players_from(st, active, False)
-        if self.cards.manifest["rules"].get("tie_break_order") == "left_of_active":
+        if self.rule("tie_break_order") == "left_of_active":
             return others + me
         return me + others
 
@@ -112,22 +112,16 @@ class Achievements:
         st = self.state
         if not st["available"]["special"] or when is not None and when not in self._timings_used():
             return
+        timings = self._special_timings()
         # A condition is tested again only when something in its read set (computed by the compiler
         # from its bytecode) has changed since it was last tested for that player: runtime/readsets.py.
         seen = self._specials_seen
         if seen is None:
             seen = self._specials_seen = {}
-        revs = st.get("revs") if self.skip_unchanged_specials and self._own_reads_only() else None
-        turn = st["turn"]
-        if revs is not None:
-            # no card anywhere moved (the game's revision), no counter and no achievement changed since
-            # the last whole check at this moment: every player's stamp below stands still too
-            whole = (st.get("rev"), tuple(turn["scored"]), tuple(turn["tucked"]), tuple(st["available"]["special"]))
-            if seen.get(when) == whole:
-                return
-        timings = self._special_timings()
         memo: dict = {}
         reads_of = self._special_reads()
+        revs = st.get("revs") if self.skip_unchanged_specials and self._own_reads_only() else None
+        turn = st["turn"]
         for p in self.tie_order():
             if revs is not None:
                 # every condition reads only p's own cards and counters: while p's revision, counters and
@@ -154,8 +148,6 @@ class Achievements:
                     keys.clear()
             if revs is not None:
                 seen[(when, p)] = (revs[p], turn["scored"][p], turn["tucked"][p], tuple(st["available"]["special"]))
-        if revs is not None:
-            seen[when] = (st.get("rev"), tuple(turn["scored"]), tuple(turn["tucked"]), tuple(st["available"]["special"]))
 
     def _special_reads(self) -> dict:
         """Each special achievement's read set as a tuple (conditions with the same reads share their
@@ -180,8 +172,7 @@ class Achievements:
         frame = {"card": -1, "chunk": chunk, "label": name, "kind": "condition", "pc": 0, "stack": [],
                  "locals": [None] * len(chunk["locals"]), "you": p, "me": p, "did": False}
         if self.tier == "compiled" and self.trace is None:
-            entry = self.__dict__.get("_tier_fns", {}).get(name)     # tier.function_for's memo, at once
-            fn = entry[1] if entry is not None and entry[0] is chunk else tier.function_for(self, frame)
+            fn = tier.function_for(self, frame)     # a fresh frame: straight to the compiled tier
             if fn is not None:
                 fn(self, frame)
                 return bool(frame.get("result"))

@@ -177,6 +177,14 @@ def _fresh_process(monkeypatch):
     monkeypatch.setattr(tier, "_runs", {})
 
 
+def _tier_cache(monkeypatch, folder, disk: bool, hot: int):
+    """The cache folder, the disk cache on or off and the hot threshold, in a fresh process."""
+    monkeypatch.setenv("INNOSCRIPT_CACHE", str(folder))
+    monkeypatch.setattr(tier, "DISK", disk)
+    monkeypatch.setattr(tier, "HOT", hot)
+    _fresh_process(monkeypatch)
+
+
 def _writing(seed=4):
     eng = Game.new(seed=seed).engine
     return eng, vm.new_frame(eng.cards, eng.cards.by_name["Writing"], 0, 0, 0)
@@ -185,10 +193,7 @@ def _writing(seed=4):
 def test_a_translation_compiled_once_serves_later_processes(monkeypatch, tmp_path):
     """A hot chunk's compiled translation is kept in the cache folder; a later process loads it at the
     chunk's first run, without compiling, and it runs as the freshly compiled one does."""
-    monkeypatch.setenv("INNOSCRIPT_CACHE", str(tmp_path))
-    monkeypatch.setattr(tier, "DISK", True)
-    monkeypatch.setattr(tier, "HOT", 2)
-    _fresh_process(monkeypatch)
+    _tier_cache(monkeypatch, tmp_path, disk=True, hot=2)
     eng, frame = _writing()
     assert [tier.function_for(eng, frame) is None for _ in range(3)] == [True, True, False]
     files = list(tmp_path.glob("tier-*/*.code"))
@@ -204,10 +209,7 @@ def test_a_translation_compiled_once_serves_later_processes(monkeypatch, tmp_pat
 
 
 def test_a_damaged_cached_translation_is_compiled_again(monkeypatch, tmp_path):
-    monkeypatch.setenv("INNOSCRIPT_CACHE", str(tmp_path))
-    monkeypatch.setattr(tier, "DISK", True)
-    monkeypatch.setattr(tier, "HOT", 0)
-    _fresh_process(monkeypatch)
+    _tier_cache(monkeypatch, tmp_path, disk=True, hot=0)
     eng, frame = _writing()
     tier.function_for(eng, frame)
     (path,) = tmp_path.glob("tier-*/*.code")
@@ -221,10 +223,7 @@ def test_a_damaged_cached_translation_is_compiled_again(monkeypatch, tmp_path):
 
 
 def test_no_cached_translations_when_turned_off(monkeypatch, tmp_path):
-    monkeypatch.setenv("INNOSCRIPT_CACHE", str(tmp_path))
-    monkeypatch.setattr(tier, "DISK", False)
-    monkeypatch.setattr(tier, "HOT", 0)
-    _fresh_process(monkeypatch)
+    _tier_cache(monkeypatch, tmp_path, disk=False, hot=0)
     eng, frame = _writing()
     assert tier.function_for(eng, frame) is not None
     assert not list(tmp_path.glob("tier-*"))
