@@ -190,19 +190,15 @@ def _block(code, consts, depth, start, end) -> list[str]:
         top = f"s{d - 1}"
         if pc in fused:
             pass
-        elif op == O.ZONE and O.ENUMS["zone"][ins[1]] == "board" and pc + 1 < end and _is_icons_call(code[pc + 1], consts):
-            # icons(X, your board): the icon table kept per revision, else the two instructions as they are
+        elif op == O.ZONE and O.ENUMS["zone"][ins[1]] == "board" and pc + 1 < end and _board_call(code[pc + 1], consts):
+            # a builtin of X's board with a quick form (_BOARD_CALLS); when that says None, the two
+            # instructions as they are
+            fname, argc = consts[code[pc + 1][1]], code[pc + 1][2]
             fused.add(pc + 1)
-            icon = f"s{d - 2}"
-            lines += [f"pc = {pc}", f"_t = _board_icons(engine, frame, {icon}, {top})", "if _t is None:",
+            args = [f"s{i}" for i in range(d - argc, d)]     # the board's owner last, the result in the first
+            lines += [f"pc = {pc}", f"_t = {_BOARD_CALLS[fname, argc].format(*args)}", "if _t is None:",
                       f"    {top} = _zone(engine, {top}, 'board')", f"    pc = {pc + 1}",
-                      f"    {icon} = IMPL['icons'](engine, frame, {icon}, {top})", "else:", f"    {icon} = _t"]
-        elif op == O.ZONE and O.ENUMS["zone"][ins[1]] == "board" and pc + 1 < end and _is_call(code[pc + 1], consts, "colors", 1):
-            # colors(X's board): the colours of X's piles with cards, else the two instructions as they are
-            fused.add(pc + 1)
-            lines += [f"pc = {pc}", f"_t = _board_colors(engine, {top})", "if _t is None:",
-                      f"    {top} = _zone(engine, {top}, 'board')", f"    pc = {pc + 1}",
-                      f"    {top} = IMPL['colors'](engine, frame, {top})", "else:", f"    {top} = _t"]
+                      f"    {args[0]} = IMPL[{fname!r}](engine, frame, {', '.join(args)})", "else:", f"    {args[0]} = _t"]
         elif op == O.BINARY:       # the VM's own operation, on the two stack values
             lines += [f"pc = {pc}", f"s{d - 2} = _binary[{ins[1]}](s{d - 2}, {top})"]
         elif op == O.CONST:
@@ -277,12 +273,13 @@ def _block(code, consts, depth, start, end) -> list[str]:
     return lines
 
 
-def _is_icons_call(ins, consts) -> bool:
-    return _is_call(ins, consts, "icons", 2)
+# Builtins of one player's board read from what the engine keeps (builtins_impl): icons(X, your board) from
+# the icon table kept per revision, colors(X's board) from the piles with cards; None: ask the builtin.
+_BOARD_CALLS = {("icons", 2): "_board_icons(engine, frame, {0}, {1})", ("colors", 1): "_board_colors(engine, {0})"}
 
 
-def _is_call(ins, consts, name: str, argc: int) -> bool:
-    return ins[0] == O.CALL and consts[ins[1]] == name and ins[2] == argc
+def _board_call(ins, consts) -> bool:
+    return ins[0] == O.CALL and (consts[ins[1]], ins[2]) in _BOARD_CALLS
 
 
 def build(chunk: dict, name: str = "chunk", code=None):

@@ -245,32 +245,28 @@ def _num(v):
     return v
 
 
+def _player_zone(state: dict, p: int, kind: str) -> list:
+    """A new list of one player's cards in a zone."""
+    pl = state["players"][p]
+    if kind == "board":
+        return board_cards(state, p)
+    if kind == "top":
+        return top_cards(state, p)
+    if kind == "achievements":
+        return [a for a in pl["achievements"] if isinstance(a, int)]
+    if kind in ("hand", "score", "revealed"):
+        return list(pl[kind])
+    return []
+
+
 def _zone(engine, who, kind: str) -> list:
     state = engine.state
-    if who.__class__ is int:     # one player, the common case: a new list of that zone's cards
-        if kind == "board":
-            return board_cards(state, who)
-        if kind == "top":
-            return top_cards(state, who)
-        if kind == "hand" or kind == "score" or kind == "revealed":
-            return list(state["players"][who][kind])
+    if who.__class__ is int:     # one player, the common case
+        return _player_zone(state, who, kind)
     out: list = []
     for p in _as_list(who):
-        if p is None:
-            continue
-        pl = state["players"][p]
-        if kind == "hand":
-            out += pl["hand"]
-        elif kind == "score":
-            out += pl["score"]
-        elif kind == "board":
-            out += board_cards(state, p)
-        elif kind == "top":
-            out += top_cards(state, p)
-        elif kind == "achievements":
-            out += [a for a in pl["achievements"] if isinstance(a, int)]
-        elif kind == "revealed":
-            out += pl["revealed"]
+        if p is not None:
+            out += _player_zone(state, p, kind)
     return out
 
 
