@@ -80,6 +80,14 @@ class Achievements:
             kept[key] = self._achievements_needed()
         return kept[key]
 
+    def _least_needed(self) -> int:
+        """A lower bound of achievements_needed for any table of this bundle: its smallest number."""
+        least = self.__dict__.get("_least")
+        if least is None:
+            least = self.__dict__["_least"] = (min(self.cards.manifest["achievements_to_win"].values())
+                                               + sets.achievements_bonus(self.cards))
+        return least
+
     def _achievements_needed(self) -> int:
         st = self.state
         need = teams.achievements_needed(self.cards.manifest, st, sets.achievements_bonus(self.cards))
@@ -110,7 +118,8 @@ class Achievements:
         """Test the available special achievements checked at this moment (``when``; None: all of them)
         for every player."""
         st = self.state
-        if not st["available"]["special"] or when is not None and when not in self._timings_used():
+        avail = st["available"]["special"]
+        if not avail or when is not None and when not in self._timings_used():
             return
         timings = self._special_timings()
         # A condition is tested again only when something in its read set (computed by the compiler
@@ -118,23 +127,28 @@ class Achievements:
         seen = self._specials_seen
         if seen is None:
             seen = self._specials_seen = {}
+        skip = self.skip_unchanged_specials
+        stamps = None
+        if skip and self._own_reads_only() and st.get("revs") is not None:
+            # every condition reads only p's own cards and counters: while p's revision, counters and
+            # the available achievements stand still since p's last check at this moment, so do all
+            # their fingerprints, and none needs testing (the seen table is dropped with the caches)
+            revs, turn, names = st["revs"], st["turn"], tuple(avail)
+            stamps = {p: (revs[p], turn["scored"][p], turn["tucked"][p], names) for p in range(len(revs))
+                      if seen.get((when, p)) != (revs[p], turn["scored"][p], turn["tucked"][p], names)}
+            if not stamps:
+                return
+            order = [p for p in self.tie_order() if p in stamps]
+        else:
+            order = self.tie_order()
         memo: dict = {}
         reads_of = self._special_reads()
-        revs = st.get("revs") if self.skip_unchanged_specials and self._own_reads_only() else None
-        turn = st["turn"]
-        for p in self.tie_order():
-            if revs is not None:
-                # every condition reads only p's own cards and counters: while p's revision, counters and
-                # the available achievements stand still since p's last check at this moment, so do all
-                # their fingerprints, and none needs testing (the seen table is dropped with the caches)
-                stamp = (revs[p], turn["scored"][p], turn["tucked"][p], tuple(st["available"]["special"]))
-                if seen.get((when, p)) == stamp:
-                    continue
+        for p in order:
             keys: dict = {}     # per condition, its reads' fingerprints for this player
-            for name in list(st["available"]["special"]):
+            for name in list(avail):
                 if when is not None and timings[name] != when:
                     continue
-                if self.skip_unchanged_specials:
+                if skip:
                     reads = reads_of[name]
                     key = keys.get(reads)
                     if key is None:
@@ -146,8 +160,9 @@ class Achievements:
                     self.claim_special(p, name)
                     memo.clear()
                     keys.clear()
-            if revs is not None:
-                seen[(when, p)] = (revs[p], turn["scored"][p], turn["tucked"][p], tuple(st["available"]["special"]))
+            if stamps is not None:
+                turn = st["turn"]
+                seen[(when, p)] = (st["revs"][p], turn["scored"][p], turn["tucked"][p], tuple(avail))
 
     def _special_reads(self) -> dict:
         """Each special achievement's read set as a tuple (conditions with the same reads share their
@@ -186,8 +201,11 @@ class Achievements:
         if self.rule("achievement_win_check") == "end_of_action" and not final:
             return
         st = self.state
+        held = sum([len(pl["achievements"]) for pl in st["players"]])
+        if held < self._least_needed():
+            return   # the common case: fewer achievements in play than any table needs
         need = self.achievements_needed()
-        if sum(len(pl["achievements"]) for pl in st["players"]) < need:
+        if held < need:
             return   # no one (no team, pooled) has enough
         order = self.tie_order()
         count = {p: teams.achievement_count(st, p) for p in order}   # a team's achievements are pooled

@@ -82,6 +82,7 @@ class Cards:
         # or None: as its pile's echo effects say (runtime/dogma.py, may_dogma)
         self.may_dogma = [False if not c["effects"] and not c.get("no_effect") else
                           True if any(e["kind"] != "echo" for e in c["effects"]) else None for c in self.cards]
+        self.unimplemented = frozenset(c["id"] for c in self.cards if not c["effects"])   # files with no effects yet
         # set cards: the set, bonus values by icon position, the icon position of the echo box
         self.set = [c.get("set", "base") for c in self.cards]
         self.bonus = [c.get("bonuses") for c in self.cards]

@@ -46,7 +46,8 @@ class Turn:
         st = self.state
         p = st["turn"]["active"]
         tops = top_cards(st, p)
-        unimplemented = [c for c in tops if not self.cards.cards[c]["effects"]]
+        missing = self.cards.unimplemented
+        unimplemented = [c for c in tops if c in missing] if missing else []
         decision = {"player": p, "kind": "action", "options": self.compute_legal_actions(p, tops),
                     "prompt": "choose an action"}
         if unimplemented:
@@ -58,16 +59,24 @@ class Turn:
         st = self.state
         acts = [{"type": "draw"}]
         acts += [{"type": "meld", "card": c} for c in st["players"][p]["hand"]]
-        ages = sorted({self.cards.age[c] for c in st["available"]["standard"]})
-        acts += [{"type": "achieve", "age": a} for a in achievable(self.cards, st, p, ages)]
+        acts += [{"type": "achieve", "age": a} for a in achievable(self.cards, st, p, self._available_ages())]
         # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
+        known = self.cards.may_dogma
         acts += [{"type": "dogma", "card": c} for c in (top_cards(st, p) if tops is None else tops)
-                 if self.may_dogma(c)]
+                 if known[c] or known[c] is None and self.may_dogma(c)]
         if self._parley() and st["players"][p]["hand"]:
             for q in self.players_from(p, False):
                 if not self.adjacent(p, q):
                     acts += [{"type": "dogma", "card": c} for c in top_cards(st, q) if self.may_dogma(c)]
         return acts
+
+    def _available_ages(self) -> list[int]:
+        """The values of the standard achievements available, lowest first (kept while they stand still)."""
+        avail = tuple(self.state["available"]["standard"])
+        kept = self.__dict__.get("_ages")
+        if kept is None or kept[0] != avail:
+            kept = self.__dict__["_ages"] = (avail, sorted({self.cards.age[c] for c in avail}))
+        return kept[1]
 
     def _do_action(self, action: dict):
         st = self.state
