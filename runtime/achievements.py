@@ -152,7 +152,7 @@ class Achievements:
                     reads = reads_of[name]
                     key = keys.get(reads)
                     if key is None:
-                        key = keys[reads] = readsets.key(st, reads, p, memo, seen)
+                        key = keys[reads] = readsets.key(st, reads, p, memo)
                     if seen.get((name, p)) == key:
                         continue
                     seen[(name, p)] = key

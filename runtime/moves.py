@@ -106,7 +106,7 @@ class Moves:
             return
         zone, owner, _ = locate(st, cid)
         st["players"][p]["revealed"].append(cid)
-        bump(st, owner)
+        bump(st, None)     # revealed cards are looked at, not kept per revision
         self.emit("reveal", player=p, card=cid, **{"from": zone, "from_player": owner})
 
     def _note_pile(self, frame, cid: int) -> None:

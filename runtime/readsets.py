@@ -2,11 +2,15 @@
 
 The compiler records each special achievement's read set (compiler/readsets.py),
 e.g. ``["board:you"]``.  Here each read becomes a fingerprint of the state's
-current contents for it -- a tuple of the piles and splays, the zone's card
-ids, the counters -- and a condition is re-tested for a player only when
-the tuple of its reads' fingerprints differs from the one it was last tested
-with.  Comparing contents rather than counting changes keeps this exact
-after loads, rollbacks and undo, and it needs no bookkeeping in the moves.
+current contents for it -- the zone's card ids, the counters, the shared
+zones -- and a condition is re-tested for a player only when the tuple of
+its reads' fingerprints differs from the one it was last tested with.  A
+player's board and set zones, read most and the costliest to look at, are
+fingerprinted by the player's revision counter, which every change of them
+moves (runtime/state.py's ``bump``); the engine drops what it has seen
+whenever its state is replaced (a load, a rollback, an undo), where the
+numbers may be reused, so this stays exact.  Everything else is compared by
+its contents.
 """
 from __future__ import annotations
 
@@ -25,49 +29,46 @@ def _player(state: dict, zone: str, p: int):
     return tuple(pl[zone])
 
 
-def fingerprint(state: dict, read: str, p: int, memo: dict, keep: dict):
-    """The current contents behind one read, for candidate p (memo: within one check; keep: across
-    checks, dropped with the engine's other derived caches)."""
+def fingerprint(state: dict, read: str, p: int, memo: dict):
+    """What stands for the current contents behind one read, for candidate p (memo: within one check)."""
     key = (read, p)
     fp = memo.get(key)
-    if fp is not None:
-        return fp
-    zone, _, scope = read.partition(":")
-    if scope == "you":
+    if fp is None:
+        zone, _, scope = read.partition(":")
         revs = state.get("revs")
-        if revs is not None and zone not in ("counters", "hand"):
-            # p's revision counter moves whenever p's cards change (a plain draw into the hand
-            # excepted: it takes the card off a supply pile only): while it stands still the
-            # contents do too, and the fingerprint kept with it is reused without looking
-            last = keep.get(key)
-            if last is not None and last[0] == revs[p]:
-                fp = last[1]
-            else:
-                fp = _player(state, zone, p)
-                keep[key] = (revs[p], fp)
+        if scope == "you" and zone in ("board", "zones") and revs is not None:
+            # p's revision counter moves with every change of p's board or set zones (runtime/state.py's
+            # bump), so it stands for their contents; the tables keyed on it are dropped whenever the
+            # engine's state is replaced (Engine.restore), where the numbers may be reused
+            fp = (zone, revs[p])
         else:
-            fp = _player(state, zone, p)
-    elif scope == "all":
-        fp = tuple(_player(state, zone, q) for q in range(len(state["players"])))
-    elif read == "junk":
-        fp = tuple(state["junk"])
-    elif read == "available":
-        fp = tuple(state["available"]["standard"])
-    elif read == "specials":
-        fp = tuple(state["available"]["special"]), tuple(state["junk_special"])
-    elif read == "supply":
-        fp = tuple(tuple(pile) for pile in state["supply"].values())
-    elif read == "players":
-        fp = tuple(bool(pl.get("eliminated")) for pl in state["players"]), repr(state.get("teams"))
-    else:   # the action's variables, or anything at all: never the same
-        fp = object()
-    memo[key] = fp
+            fp = _contents(state, read, p)
+        memo[key] = fp
     return fp
 
 
-def key(state: dict, reads: list[str], p: int, memo: dict, keep: dict) -> tuple:
+def _contents(state: dict, read: str, p: int):
+    zone, _, scope = read.partition(":")
+    if scope == "you":
+        return _player(state, zone, p)
+    if scope == "all":
+        return tuple(_player(state, zone, q) for q in range(len(state["players"])))
+    if read == "junk":
+        return tuple(state["junk"])
+    if read == "available":
+        return tuple(state["available"]["standard"])
+    if read == "specials":
+        return tuple(state["available"]["special"]), tuple(state["junk_special"])
+    if read == "supply":
+        return tuple(tuple(pile) for pile in state["supply"].values())
+    if read == "players":
+        return tuple(bool(pl.get("eliminated")) for pl in state["players"]), repr(state.get("teams"))
+    return object()   # the action's variables, or anything at all: never the same
+
+
+def key(state: dict, reads: list[str], p: int, memo: dict) -> tuple:
     """The fingerprints of all of a condition's reads (conditions with the same reads share it)."""
-    return tuple([fingerprint(state, r, p, memo, keep) for r in reads])
+    return tuple([fingerprint(state, r, p, memo) for r in reads])
 
 
 _SHARED = ("junk", "available", "specials", "supply", "players")
@@ -80,4 +81,4 @@ def comparable(reads) -> bool:
 
 def contents(state: dict, reads, p: int) -> tuple:
     """The current contents behind comparable reads for p, looked at afresh (no revision counter)."""
-    return tuple([fingerprint(state, r, p, {}, {}) for r in reads])
+    return tuple([_contents(state, r, p) for r in reads])

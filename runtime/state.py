@@ -155,7 +155,7 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
         "junk": [],
         "junk_special": [],
         "rev": 0,          # bumped by every change of cards: keys the icon-count cache
-        "revs": [0] * len(names),   # the same, per player whose cards changed
+        "revs": [0] * len(names),   # per player whose board or set zones changed (bump)
         "removed": [],
         "turn": {"number": 0, "active": 0, "actions_left": 0, "scored": [0] * len(names), "tucked": [0] * len(names)},
         "phase": "setup",
@@ -347,10 +347,15 @@ def achievable(cards: Cards, state: dict, p: int, values) -> list:
 # ---------------------------------------------------------------- moves
 
 def bump(state: dict, p: int | None) -> None:
-    """Note that cards changed (for player p's, if given): derived caches key on these counters."""
+    """Note that cards changed, and p's board or set zones if p is given: derived caches key on these
+    counters (``rev`` for any card, ``revs`` per player for the places an icon table, a board
+    fingerprint or a set zone's contents are kept for; hands, scores and achievements are looked at)."""
     state["rev"] = state.get("rev", 0) + 1
     if p is not None and "revs" in state:
         state["revs"][p] += 1
+
+
+_UNREVISED = ("hand", "score", "achievements", "supply", "available", "junk", "removed", None)
 
 
 def unshow(state: dict, cid: int) -> None:
@@ -364,7 +369,7 @@ def remove_from_anywhere(state: dict, cid: int):
     """Take a card out of its zone; return where it was. A pile left with 0-1 cards forgets its splay;
     a revealed card that moves is no longer revealed."""
     zone, p, key = locate(state, cid)
-    bump(state, p)
+    bump(state, None if zone in _UNREVISED else p)
     unshow(state, cid)
     if zone in ("hand", "score", "achievements"):
         state["players"][p][zone].remove(cid)
@@ -386,7 +391,7 @@ def remove_from_anywhere(state: dict, cid: int):
 
 def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom: bool = False) -> None:
     """Put a card (already out of its old zone) into a zone."""
-    bump(state, p)
+    bump(state, None if zone in _UNREVISED else p)
     if zone == "board":
         pile = state["players"][p]["board"][cards.color[cid]]
         if bottom:
