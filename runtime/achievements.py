@@ -134,11 +134,14 @@ class Achievements:
             # the available achievements stand still since p's last check at this moment, so do all
             # their fingerprints, and none needs testing (the seen table is dropped with the caches)
             revs, turn, names = st["revs"], st["turn"], tuple(avail)
-            stamps = {p: (revs[p], turn["scored"][p], turn["tucked"][p], names) for p in range(len(revs))
-                      if seen.get((when, p)) != (revs[p], turn["scored"][p], turn["tucked"][p], names)}
-            if not stamps:
+            scored, tucked = turn["scored"], turn["tucked"]
+            stamps = seen.get(when)
+            if stamps is None:
+                stamps = seen[when] = [None] * len(revs)
+            changed = [p for p in range(len(revs)) if stamps[p] != (revs[p], scored[p], tucked[p], names)]
+            if not changed:
                 return
-            order = [p for p in self.tie_order() if p in stamps]
+            order = [p for p in self.tie_order() if p in changed]
         else:
             order = self.tie_order()
         memo: dict = {}
@@ -162,7 +165,7 @@ class Achievements:
                     keys.clear()
             if stamps is not None:
                 turn = st["turn"]
-                seen[(when, p)] = (st["revs"][p], turn["scored"][p], turn["tucked"][p], tuple(avail))
+                stamps[p] = (st["revs"][p], turn["scored"][p], turn["tucked"][p], tuple(avail))
 
     def _special_reads(self) -> dict:
         """Each special achievement's read set as a tuple (conditions with the same reads share their

@@ -70,12 +70,19 @@ def players_from(state: dict, p: int, include_self: bool) -> list[int]:
     """Players still in the game in turn order from p's left (p itself last when included)."""
     pls = state["players"]
     order = state.get("seating")
+    out = []
     if order:
-        i = order.index(p)
-        seq = (*order[i + 1:], *order[:i])
+        i, n = order.index(p), len(order)
+        for k in range(i + 1, i + n):
+            q = order[k % n]
+            if not pls[q].get("eliminated"):
+                out.append(q)
     else:
-        seq = (*range(p + 1, len(pls)), *range(p))
-    out = [q for q in seq if not pls[q].get("eliminated")]
+        n = len(pls)
+        for k in range(p + 1, p + n):
+            q = k % n
+            if not pls[q].get("eliminated"):
+                out.append(q)
     if include_self:
         out.append(p)
     return out

@@ -377,8 +377,9 @@ def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
             return a["id"]
         return a
     if decision["kind"] == "action" and isinstance(answer, dict):
-        if any(answer is o for o in decision["options"]):
-            return answer       # one of the engine's own options
+        for o in decision["options"]:
+            if o is answer:
+                return answer       # one of the engine's own options
         answer = {k: v for k, v in answer.items() if k != "preview"}   # the preview is for reading only
         if isinstance(answer.get("card"), dict):
             return {**answer, "card": answer["card"].get("id")}
