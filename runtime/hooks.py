@@ -40,7 +40,7 @@ class Hooks:
     """Running the sets' hooks at the hook points. Mixed into the Engine (runtime/engine.py)."""
 
     def hooks_at(self, point: str) -> list[int]:
-        return [k for k, h in enumerate(self.cards.hooks) if h["point"] == point]
+        return list(self.cards.hooks_at.get(point, ()))
 
     def run_hooks(self, point: str, args: list) -> bool:
         """Start the hooks of a point for the active player; False when there are none (nothing

@@ -69,7 +69,7 @@ class Cards:
         self.icons: list[str] = m["icons"]
         self.hex = m["hex"]
         self.ages: list[int] = m["ages"]
-        self.max_age = max(self.ages)
+        self.max_age, self.min_age = max(self.ages), min(self.ages)
         positions = m["icon_positions"]
         self.splay_positions = {d: [positions.index(p) for p in ps] for d, ps in m["splays"].items()}
         self.splay_positions["none"] = []
@@ -98,6 +98,13 @@ class Cards:
             self.icons = self.icons + ["bonus"]
         # every set's hooks, sets in name order (runtime/hooks.py)
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
+        self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in order
+        for k, h in enumerate(self.hooks):
+            self.hooks_at.setdefault(h["point"], []).append(k)
+        # (set, age) -> its cards in id order, as the supply piles are dealt
+        self.deck: dict[tuple[str, int], list[int]] = {}
+        for c in self.cards:
+            self.deck.setdefault((self.set[c["id"]], c["age"]), []).append(c["id"])
         # the sets' per-player zones (runtime/zones.py) and the move verb that fills each
         self.zones = {z: dict(spec, set=n) for n in self.set_names
                       for z, spec in sorted(bundle["sets"][n].get("zones", {}).items())}
@@ -294,7 +301,8 @@ def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
 
 def points(cards: Cards, state: dict, p: int) -> int:
     """The score: the score pile's total value, plus what the sets in play add (runtime/sets.py)."""
-    pile = sum(cards.age[c] for c in state["players"][p]["score"])
+    age = cards.age
+    pile = sum([age[c] for c in state["players"][p]["score"]])
     if cards.set_names:
         from . import sets
         pile += sets.extra_points(cards, state, p)
@@ -324,7 +332,12 @@ def pile_echoes(cards: Cards, state: dict, cid: int) -> list[int]:
 
 
 def highest_top_value(cards: Cards, state: dict, p: int) -> int:
-    return max((cards.age[c] for c in top_cards(state, p)), default=0)
+    age, best = cards.age, 0
+    for pile in state["players"][p]["board"].values():
+        cs = pile["cards"]
+        if cs and age[cs[0]] > best:
+            best = age[cs[0]]
+    return best
 
 
 def may_achieve(cards: Cards, state: dict, p: int, value: int) -> bool:
@@ -443,7 +456,7 @@ def card_places(state: dict) -> list[int]:
 
 def draw_age(cards: Cards, state: dict, value: int):
     """The age a draw of this value comes from (skipping empty piles), or None past the last age."""
-    age = max(value, min(cards.ages))
+    age = max(value, cards.min_age)
     while age <= cards.max_age:
         if state["supply"].get(str(age)):
             return age

@@ -32,20 +32,20 @@ def deal(cards: Cards, state: dict, seed: int) -> None:
     m = cards.manifest
     rng = random.Random(seed)
     for age in cards.ages:
-        pile = [c["id"] for c in cards.cards if c["age"] == age and cards.set[c["id"]] == "base"]
+        pile = list(cards.deck.get(("base", age), ()))
         rng.shuffle(pile)
         state["supply"][str(age)] = pile
     # the sets' piles are shuffled after the base piles, so the base cards lie as they would without sets
     for name in cards.set_names:
         for age in sets.manifest(cards, name)["ages"]:
-            pile = [c["id"] for c in cards.cards if c["age"] == age and cards.set[c["id"]] == name]
+            pile = list(cards.deck.get((name, age), ()))
             rng.shuffle(pile)
             state["set_supply"][name][str(age)] = pile
     for age in m["standard_achievement_ages"]:
         state["available"]["standard"].append(state["supply"][str(age)].pop(0))
     for _ in range(m["initial_hand"]):
         for p in range(len(state["players"])):
-            state["players"][p]["hand"].append(take(cards, state, p, min(cards.ages))[0])
+            state["players"][p]["hand"].append(take(cards, state, p, cards.min_age)[0])
 
 
 def take(cards: Cards, state: dict, p: int, age: int, from_set: str | None = None) -> tuple[int, str]:
