@@ -251,12 +251,13 @@ def icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
 def pile_icons(cards: Cards, pile: dict) -> dict:
     """Every icon a pile shows, counted once per pile content and splay: a move or splay changes
     one pile, so a player's icon table is the sum of a few memoised entries."""
-    key = (tuple(pile["cards"]), pile["splay"])
+    cs, splay = pile["cards"], pile["splay"]
+    # unsplayed, a pile shows its top card alone, whatever lies below
+    key = (cs[0],) if cs and splay == "none" else (tuple(cs), splay)
     table = cards.pile_icons.get(key)
     if table is None:
         table = {}
-        splay = pile["splay"]
-        for i, cid in enumerate(pile["cards"]):
+        for i, cid in enumerate(cs if len(key) == 2 else cs[:1]):
             for icon in cards.card_icons(cid, splay, i == 0):
                 table[icon] = table.get(icon, 0) + 1
         if len(cards.pile_icons) > 50_000:
