@@ -121,7 +121,6 @@ class Achievements:
         avail = st["available"]["special"]
         if not avail or when is not None and when not in self._timings_used():
             return
-        timings = self._special_timings()
         # A condition is tested again only when something in its read set (computed by the compiler
         # from its bytecode) has changed since it was last tested for that player: runtime/readsets.py.
         seen = self._specials_seen
@@ -145,14 +144,14 @@ class Achievements:
         else:
             order = self.tie_order()
         memo: dict = {}
-        reads_of = self._special_reads()
+        reads_of = self._special_reads(when)
         for p in order:
             keys: dict = {}     # per condition, its reads' fingerprints for this player
             for name in list(avail):
-                if when is not None and timings[name] != when:
-                    continue
+                reads = reads_of.get(name)
+                if reads is None:
+                    continue    # not checked at this moment
                 if skip:
-                    reads = reads_of[name]
                     key = keys.get(reads)
                     if key is None:
                         key = keys[reads] = readsets.key(st, reads, p, memo)
@@ -167,13 +166,15 @@ class Achievements:
                 turn = st["turn"]
                 stamps[p] = (st["revs"][p], turn["scored"][p], turn["tucked"][p], tuple(avail))
 
-    def _special_reads(self) -> dict:
-        """Each special achievement's read set as a tuple (conditions with the same reads share their
-        fingerprints); no read set: anything at all."""
-        reads = self.__dict__.get("_reads_of")
+    def _special_reads(self, when: str | None) -> dict:
+        """The read set, as a tuple, of each special achievement checked at this moment (conditions with
+        the same reads share their fingerprints); no read set: anything at all."""
+        kept = self.__dict__.setdefault("_reads_at", {})
+        reads = kept.get(when)
         if reads is None:
-            reads = self.__dict__["_reads_of"] = {n: tuple(s.get("reads") or ("*",))
-                                                  for n, s in self.cards.specials.items()}
+            timings = self._special_timings()
+            reads = kept[when] = {n: tuple(s.get("reads") or ("*",)) for n, s in self.cards.specials.items()
+                                  if when is None or timings[n] == when}
         return reads
 
     def _own_reads_only(self) -> bool:
