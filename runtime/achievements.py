@@ -98,7 +98,10 @@ class Achievements:
         return need
 
     def after_change(self):
-        if "immediately" in self._timings_used():
+        now = self.__dict__.get("_check_now")
+        if now is None:
+            now = self.__dict__["_check_now"] = "immediately" in self._timings_used()
+        if now:
             self.check_specials("immediately")
 
     def _timings_used(self) -> set:

@@ -186,7 +186,7 @@ class Dogma:
                 frame = vm.new_frame(self.cards, card, effect, you, me, sharer=sharer,
                                      changes_at_start=d["changes"], depth=top.get("depth", 0),
                                      record=top.get("record", 0))
-                if top.get("free", {}).get("foreseen") and card == top["free"]["card"]:
+                if "free" in top and top["free"].get("foreseen") and card == top["free"]["card"]:
                     frame["foreseen"] = True    # X's own effects, not its pile's other echoes
                 stack.append(frame)
                 if frame["kind"] == "echo":

@@ -128,7 +128,7 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
 
     def rule(self, name: str):
         """A rule switch of the edition's manifest (``rules``); None when the edition has none."""
-        return self.cards.manifest["rules"].get(name)
+        return self.cards.rules.get(name)
 
     def legal_actions(self) -> list[dict]:
         p = self.state["pending"]

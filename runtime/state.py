@@ -63,6 +63,7 @@ class Cards:
     def __init__(self, bundle: dict):
         self.bundle = bundle
         self.manifest = m = bundle["manifest"]
+        self.rules: dict = m["rules"]
         self.cards = bundle["cards"]
         self.by_name = {c["name"]: c["id"] for c in self.cards}
         self.colors: list[str] = m["colors"]
