@@ -15,9 +15,6 @@ from . import readsets, sets, teams, tier, vm
 from .state import GameOver, place, remove_from_anywhere
 
 
-_OWN = {"board:you", "zones:you", "counters:you"}
-
-
 class Achievements:
     """Achievements, winning and losing. Mixed into the Engine (runtime/engine.py)."""
 
@@ -129,65 +126,52 @@ class Achievements:
         seen = self._specials_seen
         if seen is None:
             seen = self._specials_seen = {}
+        keyers, union = self._checks_at(when)
         skip = self.skip_unchanged_specials
-        stamps = None
-        if skip and self._own_reads_only() and st.get("revs") is not None:
-            # every condition reads only p's own cards and counters: while p's revision, counters and
-            # the available achievements stand still since p's last check at this moment, so do all
-            # their fingerprints, and none needs testing (the seen table is dropped with the caches)
-            revs, turn, names = st["revs"], st["turn"], tuple(avail)
-            scored, tucked = turn["scored"], turn["tucked"]
-            stamps = seen.get(when)
-            if stamps is None:
-                stamps = seen[when] = [None] * len(revs)
-            changed = [p for p in range(len(revs)) if stamps[p] != (revs[p], scored[p], tucked[p], names)]
+        if skip:
+            # a player is looked at only when what any condition of this moment reads, or the available
+            # achievements, changed since that player's last check at this moment
+            stamps = seen.setdefault(when, {})
+            names = tuple(avail)
+            changed = [p for p in range(len(st["players"])) if stamps.get(p) != (union(st, p), names)]
             if not changed:
                 return
             order = [p for p in self.tie_order() if p in changed]
         else:
             order = self.tie_order()
-        memo: dict = {}
-        reads_of = self._special_reads(when)
         for p in order:
-            keys: dict = {}     # per condition, its reads' fingerprints for this player
+            keys: dict = {}     # per read set, its fingerprints for this player
             for name in list(avail):
-                reads = reads_of.get(name)
-                if reads is None:
+                keyer = keyers.get(name)
+                if keyer is None:
                     continue    # not checked at this moment
                 if skip:
-                    key = keys.get(reads)
+                    key = keys.get(keyer)
                     if key is None:
-                        key = keys[reads] = readsets.key(st, reads, p, memo)
+                        key = keys[keyer] = keyer(st, p)
                     if seen.get((name, p)) == key:
                         continue
                     seen[(name, p)] = key
                 if self._condition(name, p):
                     self.claim_special(p, name)
-                    memo.clear()
                     keys.clear()
-            if stamps is not None:
-                turn = st["turn"]
-                stamps[p] = (st["revs"][p], turn["scored"][p], turn["tucked"][p], tuple(avail))
+            if skip:
+                stamps[p] = (union(st, p), tuple(avail))
 
-    def _special_reads(self, when: str | None) -> dict:
-        """The read set, as a tuple, of each special achievement checked at this moment (conditions with
-        the same reads share their fingerprints); no read set: anything at all."""
-        kept = self.__dict__.setdefault("_reads_at", {})
-        reads = kept.get(when)
-        if reads is None:
+    def _checks_at(self, when: str | None) -> tuple[dict, object]:
+        """For the specials checked at this moment: each one's fingerprint function (readsets.keyer of its
+        read set, shared by equal read sets; no read set: anything at all), and the fingerprint
+        function of all their reads together."""
+        kept = self.__dict__.setdefault("_checks", {})
+        plan = kept.get(when)
+        if plan is None:
             timings = self._special_timings()
-            reads = kept[when] = {n: tuple(s.get("reads") or ("*",)) for n, s in self.cards.specials.items()
-                                  if when is None or timings[n] == when}
-        return reads
-
-    def _own_reads_only(self) -> bool:
-        """Whether every special condition reads only the candidate player's own board, zones and counters
-        (places whose every change moves the player's revision counter, or the counters themselves)."""
-        own = self.__dict__.get("_own_reads")
-        if own is None:
-            own = self.__dict__["_own_reads"] = all(
-                s.get("reads") and set(s["reads"]) <= _OWN for s in self.cards.specials.values())
-        return own
+            reads = {n: tuple(s.get("reads") or ("*",)) for n, s in self.cards.specials.items()
+                     if when is None or timings[n] == when}
+            by_set = {r: readsets.keyer(r) for r in reads.values()}
+            plan = kept[when] = ({n: by_set[r] for n, r in reads.items()},
+                                 readsets.keyer([x for r in reads.values() for x in r]))
+        return plan
 
     def _condition(self, name: str, p: int) -> bool:
         chunk = self.cards.specials[name]["condition"]

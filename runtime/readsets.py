@@ -14,6 +14,8 @@ its contents.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 _ALWAYS = ("*", "action")
 
 
@@ -29,22 +31,32 @@ def _player(state: dict, zone: str, p: int):
     return tuple(pl[zone])
 
 
-def fingerprint(state: dict, read: str, p: int, memo: dict):
-    """What stands for the current contents behind one read, for candidate p (memo: within one check)."""
-    key = (read, p)
-    fp = memo.get(key)
-    if fp is None:
-        zone, _, scope = read.partition(":")
-        revs = state.get("revs")
-        if scope == "you" and zone in ("board", "zones") and revs is not None:
-            # p's revision counter moves with every change of p's board or set zones (runtime/state.py's
-            # bump), so it stands for their contents; the tables keyed on it are dropped whenever the
-            # engine's state is replaced (Engine.restore), where the numbers may be reused
-            fp = (zone, revs[p])
-        else:
-            fp = _contents(state, read, p)
-        memo[key] = fp
-    return fp
+def keyer(reads) -> Callable[[dict, int], tuple]:
+    """A function (state, p) -> the fingerprints of these reads for candidate p, made once per read
+    set so that a check pays one call per read set, not a parse per read."""
+    parts = [_part(r) for r in dict.fromkeys(reads)]
+    if len(parts) == 1:
+        one = parts[0]
+        return lambda state, p: (one(state, p),)
+    if len(parts) == 2:
+        one, two = parts
+        return lambda state, p: (one(state, p), two(state, p))
+    return lambda state, p: tuple([f(state, p) for f in parts])
+
+
+def _part(read: str) -> Callable[[dict, int], object]:
+    zone, _, scope = read.partition(":")
+    if scope == "you" and zone in ("board", "zones"):
+        # p's revision counter moves with every change of p's board or set zones (runtime/state.py's
+        # bump), so it stands for their contents; the tables keyed on it are dropped whenever the
+        # engine's state is replaced (Engine.restore), where the numbers may be reused
+        def revision(state, p):
+            revs = state.get("revs")
+            return (zone, revs[p]) if revs is not None else _player(state, zone, p)
+        return revision
+    if read == "counters:you":
+        return lambda state, p: (state["turn"]["scored"][p], state["turn"]["tucked"][p])
+    return lambda state, p: _contents(state, read, p)
 
 
 def _contents(state: dict, read: str, p: int):
@@ -64,11 +76,6 @@ def _contents(state: dict, read: str, p: int):
     if read == "players":
         return tuple(bool(pl.get("eliminated")) for pl in state["players"]), repr(state.get("teams"))
     return object()   # the action's variables, or anything at all: never the same
-
-
-def key(state: dict, reads: list[str], p: int, memo: dict) -> tuple:
-    """The fingerprints of all of a condition's reads (conditions with the same reads share it)."""
-    return tuple([fingerprint(state, r, p, memo) for r in reads])
 
 
 _SHARED = ("junk", "available", "specials", "supply", "players")
