@@ -105,7 +105,11 @@ def board_colors_of(e, who):
     if who.__class__ is not int:
         return None
     board = e.state["players"][who]["board"]
-    return [c for c in e.cards.colors if board[c]["cards"]]
+    out = []
+    for c in e.cards.colors:
+        if board[c]["cards"]:
+            out.append(c)
+    return out
 
 
 def _hex_like(cards) -> set:

@@ -119,19 +119,27 @@ class Dogma:
         with as many or more; players in ``out`` (parley) take no part. Entries: [card, effect, you, me,
         sharer]; only an opponent's sharing earns the sharing bonus."""
         st = self.state
-        sharers = [q for q in self.players_from(p, True) if counts[q] >= counts[p] and q not in out]
+        mine = counts[p]
+        sharers = []
+        for q in self.players_from(p, True):
+            if counts[q] >= mine and q not in out:
+                sharers.append((q, not teams.same_team(st, p, q)))   # only an opponent earns the bonus
         items = []
         for c in echoes:
-            items += [[c, self.echo_effect(c), q, p, not teams.same_team(st, p, q)] for q in sharers]
+            e = self.echo_effect(c)
+            for q, bonus in sharers:
+                items.append([c, e, q, p, bonus])
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
-            if chunk["kind"] == "echo":
+            kind = chunk["kind"]
+            if kind == "echo":
                 continue
-            if chunk["kind"] == "demand":
-                items += [[cid, e, q, p, False] for q in self.opponents(p) if counts[q] < counts[p] and q not in out]
-            elif chunk["kind"] == "compel":
-                items += [[cid, e, q, p, False] for q in self.opponents(p) if counts[q] >= counts[p] and q not in out]
+            if kind == "demand" or kind == "compel":
+                for q in self.opponents(p):
+                    if (counts[q] < mine) == (kind == "demand") and q not in out:
+                        items.append([cid, e, q, p, False])
             else:
-                items += [[cid, e, q, p, not teams.same_team(st, p, q)] for q in sharers]
+                for q, bonus in sharers:
+                    items.append([cid, e, q, p, bonus])
         return items
 
     def has_dogma_effects(self, cid: int) -> bool:

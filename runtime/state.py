@@ -210,11 +210,18 @@ def locate(state: dict, cid: int):
 
 
 def top_cards(state: dict, p: int) -> list[int]:
-    return [pile["cards"][0] for pile in state["players"][p]["board"].values() if pile["cards"]]
+    out = []
+    for pile in state["players"][p]["board"].values():
+        if pile["cards"]:
+            out.append(pile["cards"][0])
+    return out
 
 
 def board_cards(state: dict, p: int) -> list[int]:
-    return [c for pile in state["players"][p]["board"].values() for c in pile["cards"]]
+    out: list[int] = []
+    for pile in state["players"][p]["board"].values():
+        out += pile["cards"]
+    return out
 
 
 def is_top(state: dict, cid: int) -> bool:

@@ -58,12 +58,15 @@ class Turn:
         """p's actions now (tops: p's top cards, when the caller has them)."""
         st = self.state
         acts = [{"type": "draw"}]
-        acts += [{"type": "meld", "card": c} for c in st["players"][p]["hand"]]
-        acts += [{"type": "achieve", "age": a} for a in achievable(self.cards, st, p, self._available_ages())]
+        for c in st["players"][p]["hand"]:
+            acts.append({"type": "meld", "card": c})
+        for a in achievable(self.cards, st, p, self._available_ages()):
+            acts.append({"type": "achieve", "age": a})
         # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
         known = self.cards.may_dogma
-        acts += [{"type": "dogma", "card": c} for c in (top_cards(st, p) if tops is None else tops)
-                 if known[c] or known[c] is None and self.may_dogma(c)]
+        for c in top_cards(st, p) if tops is None else tops:
+            if known[c] or known[c] is None and self.may_dogma(c):
+                acts.append({"type": "dogma", "card": c})
         if self._parley() and st["players"][p]["hand"]:
             for q in self.players_from(p, False):
                 if not self.adjacent(p, q):
