@@ -133,7 +133,10 @@ class Achievements:
             # achievements, changed since that player's last check at this moment
             stamps = seen.setdefault(when, {})
             names = tuple(avail)
-            changed = [p for p in range(len(st["players"])) if stamps.get(p) != (union(st, p), names)]
+            changed = set()
+            for p in range(len(st["players"])):
+                if stamps.get(p) != (union(st, p), names):
+                    changed.add(p)
             if not changed:
                 return
             order = [p for p in self.tie_order() if p in changed]
@@ -192,7 +195,9 @@ class Achievements:
         if self.rule("achievement_win_check") == "end_of_action" and not final:
             return
         st = self.state
-        held = sum([len(pl["achievements"]) for pl in st["players"]])
+        held = 0
+        for pl in st["players"]:
+            held += len(pl["achievements"])
         if held < self._least_needed():
             return   # the common case: fewer achievements in play than any table needs
         need = self.achievements_needed()

@@ -26,11 +26,13 @@ def _value(e, f, cs):
 
 
 def _highest(e, f, cs):
-    return max((e.cards.age[c] for c in _list(cs)), default=0)
+    age = e.cards.age
+    return max(map(age.__getitem__, _list(cs)), default=0)
 
 
 def _lowest(e, f, cs):
-    return min((e.cards.age[c] for c in _list(cs)), default=0)
+    age = e.cards.age
+    return min(map(age.__getitem__, _list(cs)), default=0)
 
 
 def _highest_value(e, f, vs):
@@ -164,8 +166,12 @@ def _last(e, f, cs, n):
 
 def _splayed(e, f, direction):
     board = e.state["players"][f["you"]]["board"]
-    return [c for c in e.cards.colors
-            if (board[c]["splay"] != "none" if direction == "any" else board[c]["splay"] == direction)]
+    out = []
+    for c in e.cards.colors:
+        splay = board[c]["splay"]
+        if splay != "none" if direction == "any" else splay == direction:
+            out.append(c)
+    return out
 
 
 def _splayable(e, f, p, direction):
@@ -193,7 +199,7 @@ def _eligible(e, f, cs):
 
 
 def _demand_effects(e, f, cs):
-    return sum(1 for c in _list(cs) if e.cards.has_demand[c])
+    return sum(map(e.cards.has_demand.__getitem__, _list(cs)))
 
 
 def _owner(e, f, cs):

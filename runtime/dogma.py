@@ -48,8 +48,10 @@ class Dogma:
         """Every player's count of the icon (-1 for an eliminated player), from the icon tables kept per
         player revision."""
         st = self.state
-        return [board_table(self.cards, st, q, self.icon_cache)[1].get(icon, 0)
-                if not st["players"][q].get("eliminated") else -1 for q in range(len(st["players"]))]
+        counts = []
+        for q, pl in enumerate(st["players"]):
+            counts.append(-1 if pl.get("eliminated") else board_table(self.cards, st, q, self.icon_cache)[1].get(icon, 0))
+        return counts
 
     def _parley(self) -> bool:
         players = self.state["players"]

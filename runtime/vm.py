@@ -415,7 +415,11 @@ def _op_filter_pos(engine, frame, chunk, ins, pc):
     state = engine.state
     stack = frame["stack"]
     test = is_top if ENUM["position"][ins[1]] == "top" else is_bottom
-    stack.append([c for c in stack.pop() if test(state, c)])
+    out = []
+    for c in stack.pop():
+        if test(state, c):
+            out.append(c)
+    stack.append(out)
 
 
 def _op_filter_icon(engine, frame, chunk, ins, pc):
