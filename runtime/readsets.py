@@ -34,7 +34,31 @@ def _player(state: dict, zone: str, p: int):
 def keyer(reads) -> Callable[[dict, int], tuple]:
     """A function (state, p) -> the fingerprints of these reads for candidate p, made once per read
     set so that a check pays one call per read set, not a parse per read."""
-    parts = [_part(r) for r in dict.fromkeys(reads)]
+    reads = list(dict.fromkeys(reads))
+    general = _parts_keyer(reads)
+    if not reads or not set(reads) <= _OWN:
+        return general
+    # the common case (both editions' conditions and Echoes'): the candidate's own board, set zones or
+    # counters alone, one flat tuple, p's revision counter standing for the board and the zones
+    places = any(r != "counters:you" for r in reads)
+    counters = "counters:you" in reads
+
+    def own(state, p):
+        revs = state.get("revs")
+        if revs is None:
+            return general(state, p)
+        if not counters:
+            return (revs[p],)
+        turn = state["turn"]
+        return (revs[p] if places else None, turn["scored"][p], turn["tucked"][p])
+    return own
+
+
+_OWN = {"board:you", "zones:you", "counters:you"}
+
+
+def _parts_keyer(reads: list[str]) -> Callable[[dict, int], tuple]:
+    parts = [_part(r) for r in reads]
     if len(parts) == 1:
         one = parts[0]
         return lambda state, p: (one(state, p),)
