@@ -310,8 +310,7 @@ def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
 
 def points(cards: Cards, state: dict, p: int) -> int:
     """The score: the score pile's total value, plus what the sets in play add (runtime/sets.py)."""
-    age = cards.age
-    pile = sum([age[c] for c in state["players"][p]["score"]])
+    pile = sum(map(cards.age.__getitem__, state["players"][p]["score"]))
     if cards.set_names:
         from . import sets
         pile += sets.extra_points(cards, state, p)
