@@ -226,25 +226,25 @@ def board_cards(state: dict, p: int) -> list[int]:
 
 def is_top(state: dict, cid: int) -> bool:
     """Whether the card is on top of its pile: a board pile or a supply pile (deck)."""
-    for pl in state["players"]:
-        for pile in pl["board"].values():
-            cs = pile["cards"]
-            if cs and cs[0] == cid:
-                return True
-    for pile in state["supply"].values():
-        if pile and pile[0] == cid:
-            return True
-    return False
+    return cid in pile_ends(state, 0)
 
 
 def is_bottom(state: dict, cid: int) -> bool:
-    if any(pile and pile[-1] == cid for pile in state["supply"].values()):
-        return True
+    return cid in pile_ends(state, -1)
+
+
+def pile_ends(state: dict, end: int) -> set[int]:
+    """The cards at one end (0: the top, -1: the bottom) of every board pile and base supply pile."""
+    out = set()
     for pl in state["players"]:
         for pile in pl["board"].values():
-            if pile["cards"] and pile["cards"][-1] == cid:
-                return True
-    return False
+            cs = pile["cards"]
+            if cs:
+                out.add(cs[end])
+    for pile in state["supply"].values():
+        if pile:
+            out.add(pile[end])
+    return out
 
 
 def icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:

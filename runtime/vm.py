@@ -38,7 +38,7 @@ from __future__ import annotations
 from innoscript import opcodes as O
 from . import builtins_impl, teams, tier
 from .hooks import HOOK
-from .state import (GameOver, board_cards, is_bottom, is_top, locate, pile_icons, top_cards)
+from .state import (GameOver, board_cards, locate, pile_ends, pile_icons, top_cards)
 
 
 class NeedDecision(Exception):
@@ -414,10 +414,10 @@ def _op_deck(engine, frame, chunk, ins, pc):
 def _op_filter_pos(engine, frame, chunk, ins, pc):
     state = engine.state
     stack = frame["stack"]
-    test = is_top if ENUM["position"][ins[1]] == "top" else is_bottom
+    ends = pile_ends(state, 0 if ENUM["position"][ins[1]] == "top" else -1)
     out = []
     for c in stack.pop():
-        if test(state, c):
+        if c in ends:
             out.append(c)
     stack.append(out)
 
