@@ -95,20 +95,23 @@ class Achievements:
         return need
 
     def after_change(self):
-        if "immediately" in self._timings_used():
+        now = self.__dict__.get("_check_now")
+        if now is None:
+            now = self.__dict__["_check_now"] = "immediately" in self._timings_used()
+        if now:
             self.check_specials("immediately")
 
     def _timings_used(self) -> set:
-        used = self.cards.derived.get("timings used")
+        used = self.__dict__.get("_used")
         if used is None:
-            used = self.cards.derived["timings used"] = set(self._special_timings().values())
+            used = self.__dict__["_used"] = set(self._special_timings().values())
         return used
 
     def _special_timings(self) -> dict:
         """Each special achievement's check ("immediately", "end_of_action"): its set's rule, else the edition's."""
-        timings = self.cards.derived.get("timings")
+        timings = self.__dict__.get("_timings")
         if timings is None:
-            timings = self.cards.derived["timings"] = {n: sets.special_check(self.cards, n) for n in self.cards.specials}
+            timings = self.__dict__["_timings"] = {n: sets.special_check(self.cards, n) for n in self.cards.specials}
         return timings
 
     def check_specials(self, when: str | None = None):
@@ -128,9 +131,7 @@ class Achievements:
         if skip:
             # a player is looked at only when what any condition of this moment reads, or the available
             # achievements, changed since that player's last check at this moment
-            stamps = seen.get(when)
-            if stamps is None:
-                stamps = seen[when] = {}
+            stamps = seen.setdefault(when, {})
             names = tuple(avail)
             changed = set()
             for p in range(len(st["players"])):
@@ -164,14 +165,15 @@ class Achievements:
         """For the specials checked at this moment: each one's fingerprint function (readsets.keyer of its
         read set, shared by equal read sets; no read set: anything at all), and the fingerprint
         function of all their reads together."""
-        plan = self.cards.derived.get(("checks", when))
+        kept = self.__dict__.setdefault("_checks", {})
+        plan = kept.get(when)
         if plan is None:
             timings = self._special_timings()
             reads = {n: tuple(s.get("reads") or ("*",)) for n, s in self.cards.specials.items()
                      if when is None or timings[n] == when}
             by_set = {r: readsets.keyer(r) for r in reads.values()}
-            plan = self.cards.derived[("checks", when)] = ({n: by_set[r] for n, r in reads.items()},
-                                                           readsets.keyer([x for r in reads.values() for x in r]))
+            plan = kept[when] = ({n: by_set[r] for n, r in reads.items()},
+                                 readsets.keyer([x for r in reads.values() for x in r]))
         return plan
 
     def _condition(self, name: str, p: int) -> bool:

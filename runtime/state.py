@@ -112,8 +112,6 @@ class Cards:
         self.zone_verbs = {spec["verb"]: z for z, spec in self.zones.items() if spec.get("verb")}
         self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
         self._card_icons: dict = {}  # (card, splay, on top) -> the icons it shows that counts count
-        self.derived: dict = {}      # what the engine works out once from these cards alone (which specials
-                                     # are checked when, their fingerprint functions), shared by all games
 
     def visible_positions(self, cid: int, splay: str, is_top: bool) -> list[int]:
         return list(range(len(self.printed[cid]))) if is_top else self.splay_positions[splay]
