@@ -131,7 +131,9 @@ class Achievements:
         if skip:
             # a player is looked at only when what any condition of this moment reads, or the available
             # achievements, changed since that player's last check at this moment
-            stamps = seen.setdefault(when, {})
+            stamps = seen.get(when)
+            if stamps is None:
+                stamps = seen[when] = {}
             names = tuple(avail)
             changed = set()
             for p in range(len(st["players"])):
@@ -165,7 +167,9 @@ class Achievements:
         """For the specials checked at this moment: each one's fingerprint function (readsets.keyer of its
         read set, shared by equal read sets; no read set: anything at all), and the fingerprint
         function of all their reads together."""
-        kept = self.__dict__.setdefault("_checks", {})
+        kept = self.__dict__.get("_checks")
+        if kept is None:
+            kept = self.__dict__["_checks"] = {}
         plan = kept.get(when)
         if plan is None:
             timings = self._special_timings()
