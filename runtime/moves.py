@@ -112,10 +112,13 @@ class Moves:
     def _note_pile(self, frame, cid: int) -> None:
         """A board card about to move: the effect remembers the cards under it ([card, player, colour,
         cards...]), so 'the card beneath it' still names them once it has gone."""
-        zone, p, color = locate(self.state, cid)
-        if zone != "board":
+        color = self.cards.color[cid]    # a board card lies in the pile of its colour
+        for p, pl in enumerate(self.state["players"]):
+            pile = pl["board"][color]["cards"]
+            if cid in pile:
+                break
+        else:
             return
-        pile = self.state["players"][p]["board"][color]["cards"]
         recs = [r for r in frame.get("left_piles", ()) if r[0] != cid]
         frame["left_piles"] = (recs + [[cid, p, color] + pile[pile.index(cid) + 1:]])[-8:]
 
