@@ -115,11 +115,32 @@ def test_a_condition_on_the_hand_is_retested_after_a_plain_draw(bundle):
     engine = build_state(POSITION, bundle)
     chunk = compile_condition("count(your hand) >= 4", "test", vocabulary(bundle["manifest"]))
     assert read_set(chunk) == ["hand:you"]
-    engine.cards.specials = dict(engine.cards.specials)
-    engine.cards.specials["World"] = dict(engine.cards.specials["World"], condition=chunk, reads=read_set(chunk))
-    engine.check_specials()
-    assert "World" in engine.state["available"]["special"]      # two cards in hand
+    original = engine.cards.specials    # the bundle's games share their Cards: put it back afterwards
+    try:
+        engine.cards.specials = dict(original)
+        engine.cards.specials["World"] = dict(original["World"], condition=chunk, reads=read_set(chunk))
+        engine.check_specials()
+        assert "World" in engine.state["available"]["special"]      # two cards in hand
+        engine.draw_one(0, 1)
+        engine.draw_one(0, 1)
+        engine.check_specials()
+        assert "World" in engine.state["players"][0]["achievements"]
+    finally:
+        engine.cards.specials = original
+
+
+def test_the_revision_counter_moves_with_the_board_alone(bundle):
+    """A player's revision counter stands for the board (and set zones) in fingerprints and icon tables:
+    it must move with every change of them, and need not with a hand or a score."""
+    engine = build_state(POSITION, bundle)
+    revs = engine.state["revs"]
+    hand = engine.state["players"][0]["hand"]
+    before = list(revs)
     engine.draw_one(0, 1)
-    engine.draw_one(0, 1)
-    engine.check_specials()
-    assert "World" in engine.state["players"][0]["achievements"]
+    engine._put(0, hand[0], "score")
+    assert revs == before                       # hand and score: no board changed
+    engine._put(0, hand[0], "meld")
+    assert revs[0] != before[0] and revs[1] == before[1]
+    moved = list(revs)
+    engine._put(0, engine.state["players"][0]["board"]["red"]["cards"][0], "return")
+    assert revs[0] != moved[0]                  # a card leaving the board
