@@ -301,6 +301,12 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
         """Return the frame's answer if it has one; otherwise make the decision pending and stop."""
         if frame is not None and "answer" in frame:
             return frame.pop("answer")
+        self.pose(decision, frame)
+        raise vm.NeedDecision()
+
+    def pose(self, decision: dict, frame: dict | None = None) -> None:
+        """Make the decision pending (its id, defaults and source) without stopping: for a caller that
+        returns to the main loop itself (the action decision), which then waits for the answer."""
         st = self.state
         d = st["dogma"]
         if d is not None:
@@ -320,7 +326,6 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
                 decision.setdefault("purpose", self._purpose(frame))
         decision["id"] = st["decisions"]
         st["pending"] = decision
-        raise vm.NeedDecision()
 
     def _purpose(self, frame) -> str:
         """What the chosen cards are for (meld, score, return, transfer, ...), read from the bytecode

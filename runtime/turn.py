@@ -52,7 +52,7 @@ class Turn:
                     "prompt": "choose an action"}
         if unimplemented:
             decision["not_implemented"] = [{"type": "dogma", "card": c} for c in unimplemented]
-        self.ask(decision)
+        self.pose(decision)     # the main loop stops at a pending decision: no need to unwind
 
     def compute_legal_actions(self, p: int, tops: list[int] | None = None) -> list[dict]:
         """p's actions now (tops: p's top cards, when the caller has them)."""
