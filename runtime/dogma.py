@@ -193,9 +193,8 @@ class Dogma:
                     h = self.cards.hooks[effect]
                     self.emit("hook", point=h["point"], set=h["set"], source=h["source"], player=you)
                     continue
-                frame = vm.new_frame(self.cards, card, effect, you, me, sharer=sharer,
-                                     changes_at_start=d["changes"], depth=top.get("depth", 0),
-                                     record=top.get("record", 0))
+                frame = vm.new_frame(self.cards, card, effect, you, me, sharer, d["changes"], top.get("depth", 0),
+                                     top.get("record", 0))
                 if "free" in top and top["free"].get("foreseen") and card == top["free"]["card"]:
                     frame["foreseen"] = True    # X's own effects, not its pile's other echoes
                 stack.append(frame)

@@ -91,12 +91,13 @@ def chunk_of(cards, frame) -> dict:
     return cards.cards[frame["card"]]["effects"][frame["effect"]]
 
 
-def new_frame(cards, card: int, effect: int, you: int, me: int, **extra) -> dict:
+def new_frame(cards, card: int, effect: int, you: int, me: int, sharer: bool = False, changes_at_start: int = 0,
+              depth: int = 0, record: int = 0) -> dict:
+    """A fresh frame for one effect of a dogma's work list (runtime/dogma.py)."""
     chunk = cards.cards[card]["effects"][effect]
-    f = {"card": card, "effect": effect, "kind": chunk["kind"], "pc": 0, "stack": [],
-         "locals": [None] * len(chunk["locals"]), "you": you, "me": me, "did": False, "sel_full": None}
-    f.update(extra)
-    return f
+    return {"card": card, "effect": effect, "kind": chunk["kind"], "pc": 0, "stack": [],
+            "locals": [None] * len(chunk["locals"]), "you": you, "me": me, "did": False, "sel_full": None,
+            "sharer": sharer, "changes_at_start": changes_at_start, "depth": depth, "record": record}
 
 
 def run(engine, frame: dict) -> str:
