@@ -70,7 +70,7 @@ class Achievements:
         """By the number of players still in the game (an eliminated player no longer counts)."""
         st = self.state
         # the same for the same table: kept per players still in, teams and option (the sets are the bundle's)
-        key = (tuple(bool(pl.get("eliminated")) for pl in st["players"]), repr(st.get("teams")),
+        key = (tuple([bool(pl.get("eliminated")) for pl in st["players"]]), repr(st.get("teams")),
                bool((st.get("options") or {}).get("extra_achievement")))
         kept = self.__dict__.setdefault("_needed", {})
         if key not in kept:

@@ -361,6 +361,10 @@ def reveals_hidden(events: list[dict], state_before: dict | None = None, people=
 def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
     """An answer given in a view's terms (visible cards by id, hidden ones by handle, action cards
     as faces) turned into the engine's terms. Raises ValueError for an unknown handle."""
+    if decision["kind"] == "action":
+        for o in decision["options"]:
+            if o is answer:
+                return answer       # one of the engine's own options (a bot's answer, as simulations play)
     n = len(cards.cards)
 
     def one(a):
@@ -377,9 +381,6 @@ def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
             return a["id"]
         return a
     if decision["kind"] == "action" and isinstance(answer, dict):
-        for o in decision["options"]:
-            if o is answer:
-                return answer       # one of the engine's own options
         answer = {k: v for k, v in answer.items() if k != "preview"}   # the preview is for reading only
         if isinstance(answer.get("card"), dict):
             return {**answer, "card": answer["card"].get("id")}
