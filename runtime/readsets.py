@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-_ALWAYS = ("*", "action")
+_OWN = {"board:you", "zones:you", "counters:you"}
 
 
 def _player(state: dict, zone: str, p: int):
@@ -52,9 +52,6 @@ def keyer(reads) -> Callable[[dict, int], tuple]:
         turn = state["turn"]
         return (revs[p] if places else None, turn["scored"][p], turn["tucked"][p])
     return own
-
-
-_OWN = {"board:you", "zones:you", "counters:you"}
 
 
 def _parts_keyer(reads: list[str]) -> Callable[[dict, int], tuple]:
