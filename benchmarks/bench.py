@@ -9,7 +9,8 @@
 The baseline is exported with ``git archive`` into a temporary folder and
 imported from there (PYTHONPATH puts it before the installed package).  Every
 figure is measured in its own subprocess, alternately on the baseline and on
-this tree (same seeds, same games, each side with its own warm bundle cache),
+this tree (same seeds, same games, each side with its own caches on disk, warmed first: the
+bundles and the compiled tier's translations, as a second run of simulate has them),
 several rounds; a side's figure is the median of its rounds and the ratio is
 a speed-up: new/old for rates, old/new for times, so above 1 is faster now.
 With --compiled, the compiled build of this tree is a third side, measured in the same alternation.
@@ -433,11 +434,16 @@ def main() -> None:
                 log(f"no baseline ({err}): this tree only")
         if args.compiled:
             sides.append(Side("compiled", str(Path(args.compiled).resolve())))
-        for s in sides:                   # each side's bundles compiled once, outside the timings
+        for s in sides:
+            # each side's caches on disk warm outside the timings, as a second run of simulate has them: the
+            # bundles, and the compiled tier's translations of what the timed games run (the same games)
             log(f"{s.name}: preparing")
             s.run("warm_load", 1)
+            for ed in ("3e", "4e"):
+                s.run("games", ed, [], "random", games["base"])
             if _side_has_echoes(s):
-                s.run("games", "3e", ["echoes"], "random", 0), s.run("games", "4e", ["echoes"], "random", 0)
+                for ed in ("3e", "4e"):
+                    s.run("games", ed, ["echoes"], "random", games["echoes"])
         plan = [("cold_compile", "compile", [runs]), ("cold_process", "cold_process", [runs]),
                 ("warm_load", "warm_load", [runs]), ("help", "help", [runs]),
                 ("vm_instructions", "instructions", [1.0 if quick else 4.0])]
