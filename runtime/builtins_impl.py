@@ -6,7 +6,7 @@ test checks that every builtin of the table has an implementation here.
 from __future__ import annotations
 
 from . import teams
-from .state import board_table, is_top, locate, may_achieve, pile_icons, points
+from .state import board_table, locate, may_achieve, pile_ends, pile_icons, points
 
 
 def _list(v):
@@ -142,7 +142,8 @@ def _count_icons(e, cs) -> dict:
 
 
 def _top(e, f, cs, color):
-    return [c for c in _list(cs) if e.cards.color[c] == color and is_top(e.state, c)][:1]
+    tops = pile_ends(e.state, 0)
+    return [c for c in _list(cs) if e.cards.color[c] == color and c in tops][:1]
 
 
 def _pile(e, f, p, color):

@@ -75,8 +75,6 @@ def _part(read: str) -> Callable[[dict, int], object]:
             revs = state.get("revs")
             return (zone, revs[p]) if revs is not None else _player(state, zone, p)
         return revision
-    if read == "counters:you":
-        return lambda state, p: (state["turn"]["scored"][p], state["turn"]["tucked"][p])
     return lambda state, p: _contents(state, read, p)
 
 

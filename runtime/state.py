@@ -224,15 +224,6 @@ def board_cards(state: dict, p: int) -> list[int]:
     return out
 
 
-def is_top(state: dict, cid: int) -> bool:
-    """Whether the card is on top of its pile: a board pile or a supply pile (deck)."""
-    return cid in pile_ends(state, 0)
-
-
-def is_bottom(state: dict, cid: int) -> bool:
-    return cid in pile_ends(state, -1)
-
-
 def pile_ends(state: dict, end: int) -> set[int]:
     """The cards at one end (0: the top, -1: the bottom) of every board pile and base supply pile."""
     out = set()
