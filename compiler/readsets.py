@@ -168,12 +168,7 @@ def read_set(chunk: dict) -> list[str]:
             else:                                # anything that acts or asks: no skipping
                 reads.add(EVERYTHING)
             stack += out
-            succ = []
-            if info.jumps:
-                succ.append(ins[1 + info.operands.index("target")])
-            if not info.terminal:
-                succ.append(pc + 1)
-            for nxt in succ:
+            for nxt in O.successors(info, ins, pc):
                 if nxt not in at:
                     at[nxt] = stack
                     work.append(nxt)

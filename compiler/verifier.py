@@ -132,12 +132,9 @@ def verify(chunk, depths: dict | None = None) -> int:
             elif depth != want:
                 raise VerifyError(pc, f"{info.name} with {depth} value(s) left on the stack")
         else:
-            if info.jumps:
-                succ.append(ins[1 + info.operands.index("target")])
-            if not info.terminal:
-                if pc + 1 >= len(code):
-                    raise VerifyError(pc, "control falls off the end of the chunk")
-                succ.append(pc + 1)
+            succ = O.successors(info, ins, pc)
+            if not info.terminal and pc + 1 >= len(code):
+                raise VerifyError(pc, "control falls off the end of the chunk")
         for nxt in succ:
             if nxt in depth_at:
                 if depth_at[nxt] != after:

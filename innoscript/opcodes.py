@@ -151,3 +151,12 @@ def enum_index(kind: str, value: str) -> int:
 def stack_effect(info: OpInfo, args: list[int]) -> tuple[int, int]:
     pops = info.pops if isinstance(info.pops, int) else args[1]  # CALL: argc is its second operand
     return pops, info.pushes
+
+
+def successors(info: OpInfo, ins, pc: int) -> list[int]:
+    """Where control goes after instruction ``ins`` at ``pc``: its jump target, then the next
+    instruction unless it ends the chunk (an unconditional JUMP is terminal too)."""
+    succ = [ins[1 + info.operands.index("target")]] if info.jumps else []
+    if not info.terminal:
+        succ.append(pc + 1)
+    return succ

@@ -89,12 +89,7 @@ def _depths(code) -> dict[int, int]:
         info = O.OPCODES[code[pc][0]]
         pops, pushes = O.stack_effect(info, code[pc][1:])
         after = at[pc] - pops + pushes
-        succ = []
-        if info.jumps:
-            succ.append(code[pc][1 + info.operands.index("target")])
-        if not info.terminal:
-            succ.append(pc + 1)
-        for nxt in succ:
+        for nxt in O.successors(info, code[pc], pc):
             if nxt not in at:
                 at[nxt] = after
                 work.append(nxt)
