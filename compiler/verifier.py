@@ -119,10 +119,10 @@ def verify(chunk, depths: dict | None = None) -> int:
             raise VerifyError(pc, f"{info.name} needs {pops} value(s) on the stack, has {depth}")
         after = depth - pops + pushes
         max_depth = max(max_depth, after)
-        succ = []
         if info.name == "REPEAT" and depth != 0:
             raise VerifyError(pc, f"REPEAT with {depth} value(s) left on the stack")
         if info.terminal and not info.jumps:
+            succ = []
             want = final_depth if info.name in ("RETURN", "RESULT") else 0
             if info.name == "RESULT":
                 if depth != 1:

@@ -153,10 +153,15 @@ def stack_effect(info: OpInfo, args: list[int]) -> tuple[int, int]:
     return pops, info.pushes
 
 
+def jump_target(info: OpInfo, ins) -> int:
+    """The pc a jump instruction ``ins`` may go to."""
+    return ins[1 + info.operands.index("target")]
+
+
 def successors(info: OpInfo, ins, pc: int) -> list[int]:
     """Where control goes after instruction ``ins`` at ``pc``: its jump target, then the next
     instruction unless it ends the chunk (an unconditional JUMP is terminal too)."""
-    succ = [ins[1 + info.operands.index("target")]] if info.jumps else []
+    succ = [jump_target(info, ins)] if info.jumps else []
     if not info.terminal:
         succ.append(pc + 1)
     return succ

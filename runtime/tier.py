@@ -106,7 +106,7 @@ def translate(chunk: dict, name: str = "chunk") -> str:
             continue
         info = O.OPCODES[ins[0]]
         if info.jumps:
-            leaders.add(ins[1 + info.operands.index("target")])
+            leaders.add(O.jump_target(info, ins))
         if info.jumps or info.terminal or ins[0] in _HANDOVER or ins[0] in _MAY_ASK:
             leaders.add(pc + 1)
         if ins[0] in _HANDOVER or (ins[0] not in _INLINE and ins[0] not in _EMULATED and ins[0] not in _MAY_ASK):
