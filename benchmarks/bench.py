@@ -63,7 +63,7 @@ def _has_sets():
 
 def task_compile(runs):
     from innoscript.compiler.bundle import compile_edition
-    from innoscript.editions import load_edition
+    from innoscript.core.editions import load_edition
     return {"cold_compile_both_editions_s": median_time(
         lambda: [compile_edition(load_edition(e)) for e in ("3e", "4e")], runs)}
 
@@ -121,7 +121,8 @@ def task_games(edition, sets, bot, games, fast=True):
 
 def task_instructions(seconds):
     """VM instructions per second on card effects, over random games (card effects only, on the VM)."""
-    from innoscript.runtime import Game, vm
+    from innoscript.runtime import Game
+    from innoscript.runtime.machine import vm
     from innoscript.runtime.bots import play_random
     bundle = _bundle("3e")
     executed, spent, seed = 0, 0.0, 0
@@ -151,7 +152,8 @@ def task_instructions(seconds):
 def task_save_load(edition, runs):
     """Save and load of a game in progress (a served game's work per stored answer and per resume)."""
     from innoscript.runtime import Game
-    from innoscript.runtime.bots import RandomBot, answer_for
+    from innoscript.runtime.bots.simple import RandomBot
+    from innoscript.runtime.bots.base import answer_for
     bundle = _bundle(edition)
     g = Game.new(edition, 2, 3, bundle=bundle)
     bot = RandomBot(3)
@@ -221,8 +223,8 @@ CASES = [("Writing", 0, hand_writing), ("Metalworking", 0, hand_metalworking), (
 
 
 def task_effects(reps, checks):
-    from innoscript.runtime import vm
-    from innoscript.runtime.scenario import build_state
+    from innoscript.runtime.machine import vm
+    from innoscript.runtime.tools.scenario import build_state
     bundle = _bundle("3e")
     base = build_state(POSITION, bundle)
     snapshot = json.dumps(base.state)

@@ -15,7 +15,7 @@ rate with its 95% interval, and the search bot's time per decision (mean,
 CPU seconds of the process (which other work on the machine does not
 inflate; games recorded before CPU times were kept have clock times only). A game still going
 after 5,000 decisions is stopped and counted unfinished. Every bot answers
-from its own player's view (runtime/bots.py: answer_for).
+from its own player's view (runtime/bots/: answer_for).
 """
 from __future__ import annotations
 
@@ -36,8 +36,9 @@ LIMIT_S = 2.0          # the search bot's time per decision, at most
 
 
 def one_game(task):
-    from innoscript.runtime.bots import answer_for, make_bot
-    from innoscript.runtime.game import Game
+    from innoscript.runtime.bots.base import answer_for
+    from innoscript.runtime.bots import make_bot
+    from innoscript.runtime.api.game import Game
     edition, a, b, g, budget, opponent = task
     first = 0 if g % 2 == 0 else 1          # the first bot's seat
     seats = [a, b] if first == 0 else [b, a]
@@ -107,7 +108,8 @@ def _times(ts: list[float]) -> tuple[str, str]:
 
 def bots_source() -> str:
     """A digest of the bots' code: parts played by other code are other games."""
-    from innoscript.runtime import bots, search
+    from innoscript.runtime import bots
+    from innoscript.runtime.bots import search
     h = hashlib.sha256()
     for mod in (bots, search):
         with open(mod.__file__, "rb") as f:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from innoscript.diagnostics import Pos, NOWHERE
+from innoscript.core.diagnostics import Pos, NOWHERE
 
 
 @dataclass
@@ -189,6 +189,11 @@ class Selection(Node):
     source: Union[Zone, Name, Beneath]
     chooser: Optional[str] = None   # you, me, owner
     unrevealed: Optional[Pos] = None   # 'unrevealed': the chooser sees the options as backs (where it was written)
+
+    def chooses(self) -> bool:
+        """Whether the selection is a choice (a SELECT), not just the cards of a binding or a pile position."""
+        given = self.quantity is None or isinstance(self.source, Beneath)
+        return not (given and isinstance(self.source, (Name, Beneath)) and self.order == "any" and not self.each_color)
 
 
 @dataclass
@@ -405,7 +410,7 @@ class Meta(Node):
 
 @dataclass
 class Hook(Node):
-    point: str             # a hook point of innoscript/hooks.py
+    point: str             # a hook point of innoscript/core/hook_points.py
     params: list[str]      # names for the hook point's arguments, in order
     body: list[Stmt]
 

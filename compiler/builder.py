@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from lark import Token, Transformer, Tree, v_args
 
-from innoscript.diagnostics import Pos, Reporter
+from innoscript.core.diagnostics import Pos, Reporter
 from . import ast as A
 
 

@@ -19,15 +19,16 @@ from pathlib import Path
 
 import jsonschema
 
-from innoscript import opcodes as O
-from innoscript.diagnostics import CompileError, Diagnostic, Pos, Reporter
-from innoscript.editions import Edition, load_edition, schema
-from innoscript.hooks import HOOK_POINTS
+from innoscript.core import opcodes as O
+from innoscript.core.diagnostics import CompileError, Diagnostic, Pos, Reporter
+from innoscript.core.editions import Edition, load_edition, schema
+from innoscript.core.cache import cache_dir
+from innoscript.core.hook_points import HOOK_POINTS
 from . import ast as A
 from .builder import build
 from .codegen import CodeGen
 from .parser import grammar_text, parse
-from .readsets import read_set, scope as read_scope
+from innoscript.core.readsets import read_set, scope as read_scope
 from .resolver import Vocabulary, resolve
 from .verifier import VerifyError, verify
 
@@ -167,21 +168,16 @@ def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
 
 @functools.cache
 def compiler_fingerprint() -> str:
-    """A hash of the compiler's own code, so a changed compiler never reuses an old cached bundle."""
+    """A hash of the compiler's own code (its stages, not its tools) and of the core it builds on (the
+    opcode table, the builtins, the read sets...), so a changed compiler never reuses an old cached bundle."""
     h = hashlib.sha256()
-    here = Path(__file__).resolve().parent
-    files = sorted(here.glob("*.py"))
-    for mod in (O, _builtins_module()):
-        files.append(Path(mod.__file__))
-    for f in files:
-        h.update(f.name.encode())
-        h.update(f.read_bytes())
+    stages = Path(__file__).resolve().parent
+    core = Path(O.__file__).resolve().parent
+    for folder, label in ((stages, "compiler"), (core, "core")):
+        for f in sorted(folder.glob("*.py")):
+            h.update(f"{label}/{f.name}".encode())
+            h.update(f.read_bytes())
     return h.hexdigest()
-
-
-def _builtins_module():
-    from innoscript import builtins
-    return builtins
 
 
 def source_hash(edition: Edition) -> str:
@@ -408,12 +404,6 @@ def _check_chunk(chunk, label, fail, condition: bool) -> None:
         fail(f"{label}: a chunk of kind {chunk['kind']!r} here")
     if chunk.get("max_stack") != depth:
         fail(f"{label}: max_stack {chunk.get('max_stack')!r} is not the verified depth {depth}")
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("INNOSCRIPT_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "innoscript")
-    return Path(base)
 
 
 _VERIFIED_TEXTS: set[bytes] = set()   # digests of cache files this process has checked

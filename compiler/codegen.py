@@ -3,12 +3,12 @@
 A chunk is ``{"code": [[op, arg...]...], "consts": [...], "lines": [[line,
 col]...], "locals": [...], "max_stack": n}``; ``lines[pc]`` is the source
 position of instruction ``pc``.  Instructions are numbered by the opcode
-table (innoscript/opcodes.py) and nothing else.
+table (innoscript/core/opcodes.py) and nothing else.
 """
 from __future__ import annotations
 
-from innoscript import opcodes as O
-from innoscript.diagnostics import Pos
+from innoscript.core import opcodes as O
+from innoscript.core.diagnostics import Pos
 from . import ast as A
 
 ALL = -1  # 'max' meaning "as many as there are"
@@ -231,7 +231,7 @@ class CodeGen:
         # "may <move>" folds into the choice itself: choosing nothing declines.
         if not s.block and len(s.body) == 1:
             inner = s.body[0]
-            if isinstance(inner, (A.Move, A.Transfer)) and _chooses(inner.selection):
+            if isinstance(inner, (A.Move, A.Transfer)) and inner.selection.chooses():
                 getattr(self, "s_" + type(inner).__name__)(inner, optional=True)
                 return
             if isinstance(inner, A.Exchange):  # asks once both sides are known, and only if any card would move
@@ -676,12 +676,6 @@ class CodeGen:
 
 def _all_or_none(sel: A.Selection) -> bool:
     return sel.quantity is not None and sel.quantity.kind == "all_or_none"
-
-
-def _chooses(sel: A.Selection) -> bool:
-    """Whether a selection compiles to a SELECT (a choice), not just the cards of a binding or a pile position."""
-    given = sel.quantity is None or isinstance(sel.source, A.Beneath)
-    return not (given and isinstance(sel.source, (A.Name, A.Beneath)) and sel.order == "any" and not sel.each_color)
 
 
 def _end(pos: Pos) -> Pos:

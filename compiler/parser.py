@@ -13,7 +13,7 @@ from importlib import resources
 from lark import Lark, Tree, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from innoscript.diagnostics import CompileError, Diagnostic, Pos, did_you_mean
+from innoscript.core.diagnostics import CompileError, Diagnostic, Pos, did_you_mean
 
 GRAMMAR_FILE = "innoscript.lark"
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from innoscript.builtins import BUILTINS
-from innoscript.diagnostics import Reporter, did_you_mean
-from innoscript.hooks import HOOK_POINTS
+from innoscript.core.builtins import BUILTINS
+from innoscript.core.diagnostics import Reporter, did_you_mean
+from innoscript.core.hook_points import HOOK_POINTS
 from . import ast as A
 
 COLLECTIONS = {"cards", "colors", "players", "values", "icons"}
@@ -33,7 +33,7 @@ class Vocabulary:
     sets: list[str]
     card_names: set[str] = field(default_factory=set)
     specials: set[str] = field(default_factory=set)
-    # from the set manifests of the sets in play (see innoscript/editions.py)
+    # from the set manifests of the sets in play (see innoscript/core/editions.py)
     set_names: list[str] = field(default_factory=list)     # sets with supply piles of their own
     zones: list[str] = field(default_factory=list)         # per-player zones ('forecast')
     zone_verbs: dict[str, str] = field(default_factory=dict)   # move verb -> zone ('foreshadow' -> 'forecast')
@@ -434,8 +434,7 @@ class Resolver:
 
     def unrevealed(self, sel: A.Selection) -> None:
         """'unrevealed' belongs to a choice of cards made by another player than the one whose cards they are."""
-        from .codegen import _chooses
-        if not _chooses(sel) or (sel.quantity is not None and sel.quantity.kind in ("all", "all_or_none")):
+        if not sel.chooses() or (sel.quantity is not None and sel.quantity.kind in ("all", "all_or_none")):
             self.r.error("E311", "'unrevealed' is said of cards someone chooses, and nothing is chosen here",
                          sel.unrevealed, "write 'choose an unrevealed card from holder's hand as c' inside "
                                          "'target does { ... }'")

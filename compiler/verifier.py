@@ -11,7 +11,7 @@ exactly its one result).  It also computes the chunk's maximum stack depth.
 """
 from __future__ import annotations
 
-from innoscript import opcodes as O
+from innoscript.core import opcodes as O
 
 
 class VerifyError(Exception):
@@ -21,7 +21,7 @@ class VerifyError(Exception):
 
 
 KINDS = ("echo", "demand", "non_demand", "compel", "condition", "hook")
-MAX_NUMBER = 10 ** 6        # the VM's bound (runtime/vm.py)
+MAX_NUMBER = 10 ** 6        # the VM's bound (runtime/machine/vm.py)
 MAX_STRING = 200
 MAX_LOCALS = 256
 MAX_ARGS = 16
@@ -45,7 +45,7 @@ def verify(chunk, depths: dict | None = None) -> int:
 
     Any JSON value may come in (a tampered bundle): every field is type-checked
     here before it is used."""
-    from innoscript.builtins import BUILTINS
+    from innoscript.core.builtins import BUILTINS
     if not isinstance(chunk, dict):
         raise VerifyError(0, "a chunk is an object")
     code = chunk.get("code")

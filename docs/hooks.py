@@ -16,7 +16,7 @@ def _md_escape(s: str) -> str:
 
 
 def opcode_table() -> str:
-    from innoscript import opcodes as O
+    from innoscript.core import opcodes as O
     rows = ["| # | opcode | operands | pops | pushes | what it does |", "|---|---|---|---|---|---|"]
     for op in O.OPCODES:
         operands = ", ".join(op.operands) or "-"
@@ -32,14 +32,14 @@ def opcode_table() -> str:
 
 
 def error_codes() -> str:
-    from innoscript.diagnostics import CODES
+    from innoscript.core.diagnostics import CODES
     rows = ["| code | meaning |", "|---|---|"]
     rows += [f"| `{c}` | {_md_escape(m)} |" for c, m in CODES.items()]
     return "\n".join(rows)
 
 
 def hook_points_table() -> str:
-    from innoscript.hooks import HOOK_POINTS
+    from innoscript.core.hook_points import HOOK_POINTS
     rows = ["| hook point | arguments | when it runs |", "|---|---|---|"]
     for h in HOOK_POINTS.values():
         args = ", ".join(f"`{n}` ({t})" for n, t in h.params) or "-"
@@ -48,7 +48,7 @@ def hook_points_table() -> str:
 
 
 def builtins_table() -> str:
-    from innoscript.builtins import BUILTINS
+    from innoscript.core.builtins import BUILTINS
     rows = ["| function | arguments | result | meaning |", "|---|---|---|---|"]
     for b in BUILTINS.values():
         args = ", ".join(b.args) + (", ..." if b.variadic else "")
@@ -65,8 +65,8 @@ def grammar() -> str:
 def usage() -> dict[str, list[str]]:
     """construct id -> ["Card (3e)", ...] over every edition's cards."""
     from innoscript.compiler.bundle import parse_card, vocabulary
-    from innoscript.compiler.constructs import constructs_of
-    from innoscript.editions import available_editions, available_sets, load_edition
+    from innoscript.compiler.tools.constructs import constructs_of
+    from innoscript.core.editions import available_editions, available_sets, load_edition
     out: dict[str, list[str]] = {}
     for ed_name in available_editions():
         ed = load_edition(ed_name, sets=available_sets(ed_name))    # every set's cards too
@@ -111,7 +111,7 @@ def soak_table() -> str:
 def _syntax_html(alt: str, rules: dict[str, str]) -> str:
     """One alternative as the grammar writes it, names of other constructs linked to their entries."""
     import html
-    from innoscript.compiler.reference import anchor
+    from innoscript.compiler.tools.reference import anchor
     out = []
     for tok in re.findall(r'"[^"]*"|/[^/]+/|[A-Za-z_][A-Za-z0-9_]*|\S', alt):
         if tok in rules:
@@ -133,7 +133,7 @@ def _cards_html(cards: list[str]) -> str:
 def grammar_reference() -> str:
     """The constructs grouped by what an author wants to do: syntax from the grammar, meaning, a real card's line."""
     import html
-    from innoscript.compiler.reference import anchor, entries, groups
+    from innoscript.compiler.tools.reference import anchor, entries, groups
     rules = {}
     for e in entries().values():
         rules.setdefault(e.rule, e.name)
@@ -158,9 +158,9 @@ def grammar_reference() -> str:
 
 
 def crib_table() -> str:
-    """Printed phrasings and the InnoScript that says the same (compiler/data/crib.json; every script is compiled by the tests)."""
+    """Printed phrasings and the InnoScript that says the same (compiler/tools/data/crib.json; every script is compiled by the tests)."""
     import html
-    from innoscript.compiler.reference import crib
+    from innoscript.compiler.tools.reference import crib
     rows = ["| printed | InnoScript | note |", "|---|---|---|"]
     for c in crib():
         script = html.escape(c["script"]).replace("|", "&#124;").replace("\n", "<br>")
@@ -168,7 +168,44 @@ def crib_table() -> str:
     return "\n".join(rows)
 
 
+def _module_summary(name: str) -> str:
+    """The first line of a module's or package's docstring, read from its source (nothing is imported)."""
+    import ast
+    import importlib.util
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.origin or not spec.origin.endswith(".py"):
+        return ""
+    with open(spec.origin, encoding="utf-8") as f:
+        doc = ast.get_docstring(ast.parse(f.read())) or ""
+    return doc.split("\n\n")[0].replace("\n", " ").strip()
+
+
+def layers() -> str:
+    """Every layers contract of pyproject.toml: its layers top to bottom, each module with its docstring's
+    first line (a layer of several independent modules lists them all)."""
+    import pathlib
+    import tomllib
+    root = pathlib.Path(__file__).resolve().parent.parent
+    contracts = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"]
+    out = []
+    for k in contracts:
+        if k["type"] != "layers":
+            continue
+        container = k["containers"][0]
+        out += [f"### `{container}`", "", f"{k['name']}.", "", "| layer | module | what it is |", "|---|---|---|"]
+        for i, layer in enumerate(k["layers"], 1):
+            for j, part in enumerate(p.strip() for p in layer.split("|")):
+                name = f"{container}.{part}"
+                out.append(f"| {i if j == 0 else ''} | `{name}` | {_md_escape(_module_summary(name))} |")
+        out.append("")
+    rules = [k for k in contracts if k["type"] != "layers"]
+    out += ["### Across the layers", ""]
+    out += [f"- **{k['name']}** (`{k['type']}`)" for k in rules]
+    return "\n".join(out)
+
+
 _MARKERS = {
+    "layers": layers,
     "grammar_reference": grammar_reference,
     "crib_table": crib_table,
     "soak_table": soak_table,
@@ -210,8 +247,8 @@ def _scenarios_by_card(ed_name: str, sets: tuple = ()) -> dict[str, list]:
     """card name -> [scenario file] of the passing scenarios (played with these sets) that ran one of its effects."""
     from pathlib import Path
     from innoscript.compiler.bundle import load_bundle
-    from innoscript.runtime.catalog import default_scenario_dir
-    from innoscript.runtime.scenario_results import scenario_results
+    from innoscript.runtime.tools.catalog import default_scenario_dir
+    from innoscript.runtime.tools.scenario_results import scenario_results
     folder = default_scenario_dir(ed_name, sets)
     out: dict[str, list] = {}
     if not folder.exists():
@@ -236,15 +273,15 @@ def _gallery_pages() -> dict[str, str]:
     """Markdown for the card gallery: an index per edition and per set (with each edition), and a page per card,
     made from the compiled cards.
 
-    Each card page: the card drawn by the shared card renderer (innoscript/web/cards.js), the printed text
+    Each card page: the card drawn by the shared card renderer (runtime/serving/web/cards.js), the printed text
     beside the rendered one with the errata similarity and word diff (a set's echo effect too), the scenarios
     that test it (linked to generated pages), the change from or to the other edition, the script and its
     bytecode."""
-    from innoscript.compiler import errata as E
+    from innoscript.compiler.tools import errata as E
     from innoscript.compiler.bundle import compile_edition, edition_vocabulary, parse_card, vocabulary
-    from innoscript.compiler.diff import diff_card
-    from innoscript.editions import available_editions, available_sets, load_edition
-    from innoscript.runtime.catalog import card_catalog
+    from innoscript.compiler.tools.diff import diff_card
+    from innoscript.core.editions import available_editions, available_sets, load_edition
+    from innoscript.runtime.api.faces import card_catalog
     pages: dict[str, str] = {}
     asts: dict[str, dict] = {}
     editions = available_editions()
@@ -317,9 +354,9 @@ def _gallery_pages() -> dict[str, str]:
 
 def _gallery_of(pages, folder, ed_name, sets, label, bundle, catalog, asts, reference, up, changes, what) -> None:
     """The index and card pages of one edition's cards, or one set's (with an edition), into pages."""
-    from innoscript.compiler import errata as E
-    from innoscript.compiler.disasm import disassemble_card
-    from innoscript.editions import source_path
+    from innoscript.compiler.tools import errata as E
+    from innoscript.compiler.tools.disasm import disassemble_card
+    from innoscript.core.editions import source_path
     faces = {f["name"]: f for f in catalog["cards"]}
     try:
         checks = E.check([asts[c["name"]] for c in bundle["cards"]], reference, ed_name) if reference else []
@@ -328,7 +365,7 @@ def _gallery_of(pages, folder, ed_name, sets, label, bundle, catalog, asts, refe
     by_card: dict[str, list] = {}
     for c in checks:
         by_card.setdefault(c.card, []).append(c)
-    from innoscript.runtime.catalog import default_scenario_dir
+    from innoscript.runtime.tools.catalog import default_scenario_dir
     scen_dir = default_scenario_dir(ed_name, sets)
     scenarios = _scenarios_by_card(ed_name, sets)
     rows = [f"# Card gallery: {label}", "",
@@ -397,7 +434,7 @@ def on_files(files, config):
     from mkdocs.structure.files import File
     for path, content in _gallery_pages().items():
         files.append(File.generated(config, path, content=content))
-    web = resources.files("innoscript").joinpath("web")
+    web = resources.files("innoscript.runtime.serving").joinpath("web")
     for name in CARD_ASSETS:
         files.append(File.generated(config, f"assets/cards/{name}", content=web.joinpath(name).read_bytes()))
     files.append(File.generated(config, "assets/cards/gallery.js",
@@ -410,7 +447,7 @@ def on_page_content(html_text: str, page, config, files) -> str:
     if "data-inno-card" not in html_text:
         return html_text
     from importlib import resources
-    sprite = resources.files("innoscript").joinpath("web", "icons.svg").read_text(encoding="utf-8")
+    sprite = resources.files("innoscript.runtime.serving").joinpath("web", "icons.svg").read_text(encoding="utf-8")
     return re.sub(r"^<\?xml[^>]*>\s*", "", sprite) + html_text
 
 

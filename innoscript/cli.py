@@ -36,9 +36,8 @@ def cmd_check(args) -> int:
     import dataclasses
     from innoscript.compiler.bundle import compile_card, compile_hooks, edition_vocabulary, vocabulary
     from innoscript.compiler.resolver import warnings as card_warnings
-    from innoscript.diagnostics import CompileError, Diagnostic, Pos
-    from innoscript.editions import (cards_root, edition_for_path, load_edition, load_manifest, normalise_sets,
-                                     set_for_path)
+    from innoscript.core.diagnostics import CompileError, Diagnostic, Pos
+    from innoscript.core.editions import cards_root, edition_for_path, load_edition, load_manifest, normalise_sets, set_for_path
 
     paths = [Path(p) for p in (args.paths or [str(cards_root())])]
     extra_sets = normalise_sets(args.sets or ())
@@ -120,8 +119,8 @@ def cmd_check(args) -> int:
 
 def cmd_compile(args) -> int:
     from innoscript.compiler.bundle import compile_edition, dumps
-    from innoscript.diagnostics import CompileError
-    from innoscript.editions import load_edition
+    from innoscript.core.diagnostics import CompileError
+    from innoscript.core.editions import load_edition
 
     try:
         bundle = compile_edition(load_edition(args.edition, sets=args.sets or ()))
@@ -138,7 +137,7 @@ def cmd_compile(args) -> int:
 
 
 def find_card(bundle: dict, name: str):
-    from innoscript.diagnostics import suggest
+    from innoscript.core.diagnostics import suggest
     for c in bundle["cards"]:
         if c["name"].lower() == name.lower():
             return c, None
@@ -147,9 +146,9 @@ def find_card(bundle: dict, name: str):
 
 def cmd_dis(args) -> int:
     from innoscript.compiler.bundle import compile_card, load_bundle, vocabulary
-    from innoscript.compiler.disasm import disassemble_card
-    from innoscript.diagnostics import CompileError
-    from innoscript.editions import load_edition, source_path
+    from innoscript.compiler.tools.disasm import disassemble_card
+    from innoscript.core.diagnostics import CompileError
+    from innoscript.core.editions import load_edition, source_path
 
     try:
         bundle = load_bundle(args.edition, sets=args.sets or ())
@@ -178,7 +177,7 @@ def cmd_dis(args) -> int:
 
 
 def cmd_scenario(args) -> int:
-    from innoscript.runtime.scenario import ScenarioError, run
+    from innoscript.runtime.tools.scenario import ScenarioError, run
     from rich.console import Console
 
     console = Console(highlight=False)
@@ -225,7 +224,7 @@ def cmd_scenario(args) -> int:
 
 def _scenario_sets(path: Path):
     """The sets a scenario file plays with (None when it cannot be read: it runs, and reports why)."""
-    from innoscript.runtime.scenario import ScenarioError, read
+    from innoscript.runtime.tools.scenario import ScenarioError, read
     try:
         return sorted(read(path).get("sets", []))
     except ScenarioError:
@@ -255,8 +254,8 @@ def _junit(results: list[dict]) -> str:
 
 
 def cmd_cards(args) -> int:
-    from innoscript.diagnostics import CompileError
-    from innoscript.runtime.catalog import catalog
+    from innoscript.core.diagnostics import CompileError
+    from innoscript.runtime.tools.catalog import catalog
     from rich.table import Table
 
     try:
@@ -292,7 +291,7 @@ def cmd_cards(args) -> int:
 
 def _options(args, players: int):
     """The --options of a command, checked; None (after saying why) when they are wrong."""
-    from innoscript.runtime.options import OptionsError, normalise, parse
+    from innoscript.runtime.rules.options import OptionsError, normalise, parse
     try:
         return normalise(parse(args.options), players)
     except (OptionsError, OSError) as err:
@@ -302,8 +301,8 @@ def _options(args, players: int):
 
 def cmd_simulate(args) -> int:
     from innoscript.compiler.bundle import load_bundle
-    from innoscript.diagnostics import CompileError
-    from innoscript.runtime import simulate as S
+    from innoscript.core.diagnostics import CompileError
+    from innoscript.runtime.tools import simulate as S
     from innoscript.runtime.bots import BOTS
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -380,7 +379,7 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_soak(args) -> int:
-    from innoscript.runtime.soak import soak
+    from innoscript.runtime.tools.soak import soak
     from rich.console import Console
     from rich.progress import Progress
 
@@ -421,15 +420,15 @@ def cmd_soak(args) -> int:
 def _edition_asts(edition_name: str, sets=()):
     """Parse every card of an edition (and sets) to its AST (for the renderer, errata and diff)."""
     from innoscript.compiler.bundle import edition_vocabulary, parse_card
-    from innoscript.editions import load_edition
+    from innoscript.core.editions import load_edition
     edition = load_edition(edition_name, sets=sets)
     vocab = edition_vocabulary(edition)
     return edition, [parse_card(s.text, s.relpath, vocab)[0] for s in edition.sources]
 
 
 def cmd_render(args) -> int:
-    from innoscript.compiler.render import render_card, render_text
-    from innoscript.diagnostics import CompileError, suggest
+    from innoscript.compiler.tools.render import render_card, render_text
+    from innoscript.core.diagnostics import CompileError, suggest
 
     try:
         edition, asts = _edition_asts(args.edition, args.sets or ())
@@ -451,7 +450,7 @@ def cmd_render(args) -> int:
 
 def _pick_cards(asts, card: str | None, set_name: str | None, edition: str):
     """The cards an authoring command is aimed at: one by name, one set, or all. Returns (cards, error)."""
-    from innoscript.diagnostics import suggest
+    from innoscript.core.diagnostics import suggest
     chosen = asts
     if set_name:
         chosen = [c for c in chosen if (c.get("set") or "base") == set_name]
@@ -467,10 +466,10 @@ def _pick_cards(asts, card: str | None, set_name: str | None, edition: str):
 
 
 def cmd_errata(args) -> int:
-    from innoscript.compiler import errata as E
-    from innoscript.diagnostics import CompileError
+    from innoscript.compiler.tools import errata as E
+    from innoscript.core.diagnostics import CompileError
 
-    from innoscript.editions import available_sets, normalise_sets
+    from innoscript.core.editions import available_sets, normalise_sets
     sets = list(args.sets or ())
     if args.set and args.set != "base" and args.set in available_sets(args.edition):
         sets = normalise_sets(sets + [args.set])      # the cards of a set: that set in play
@@ -520,8 +519,8 @@ def cmd_errata(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    from innoscript.compiler.diff import diff_card, diff_editions
-    from innoscript.diagnostics import CompileError, suggest
+    from innoscript.compiler.tools.diff import diff_card, diff_editions
+    from innoscript.core.diagnostics import CompileError, suggest
     from rich.table import Table
     from rich.text import Text
 
@@ -569,9 +568,9 @@ def cmd_diff(args) -> int:
 
 
 def cmd_coverage(args) -> int:
-    from innoscript.diagnostics import CompileError, suggest
-    from innoscript.editions import source_path
-    from innoscript.runtime import coverage as C
+    from innoscript.core.diagnostics import CompileError, suggest
+    from innoscript.core.editions import source_path
+    from innoscript.runtime.tools import coverage as C
     from rich.table import Table
 
     try:
@@ -632,7 +631,7 @@ def cmd_lsp(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from innoscript.runtime.server import serve_stdio, serve_websocket
+    from innoscript.runtime.serving.server import serve_stdio, serve_websocket
     if args.stdio:
         serve_stdio(args.db)
     else:
@@ -641,7 +640,7 @@ def cmd_serve(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from innoscript.runtime.terminal import play
+    from innoscript.runtime.serving.terminal import play
     seats = [s.strip() for s in args.bots.split(",")] if args.bots else []   # checked by play: human or a bot
     if not args.load:
         _check_players(args.edition, args.players)
@@ -930,7 +929,7 @@ def cmd_completion(args) -> int:
 
 
 def _check_players(edition: str, n: int) -> None:
-    from innoscript.editions import load_edition
+    from innoscript.core.editions import load_edition
     m = load_edition(edition).manifest["players"]
     if not m["min"] <= n <= m["max"]:
         raise Misuse(f"--players: edition {edition} is for {m['min']} to {m['max']} players, not {n}")
@@ -938,8 +937,8 @@ def _check_players(edition: str, n: int) -> None:
 
 def _check_editions(args) -> None:
     """An unknown edition is a misuse, found before any work (and never a path)."""
-    from innoscript.diagnostics import suggest
-    from innoscript.editions import available_editions, normalise_edition
+    from innoscript.core.diagnostics import suggest
+    from innoscript.core.editions import available_editions, normalise_edition
     known = available_editions()
     for opt, dest in (("--edition", "edition"), ("--from", "old"), ("--to", "new")):
         name = getattr(args, dest, None)
@@ -950,15 +949,15 @@ def _check_editions(args) -> None:
 
 
 def _set_editions(name: str) -> list[str]:
-    from innoscript.editions import card_roots
+    from innoscript.core.editions import card_roots
     return sorted({p.parent.name for r in card_roots() for p in (r / "sets" / name).glob("*/set.json")})
 
 
 def _check_sets(args) -> None:
     """--sets, found wrong before any work: each name is a set folder, and the set has the command's edition(s).
     The names are normalised in place (lower case, sorted, without repeats)."""
-    from innoscript.diagnostics import suggest
-    from innoscript.editions import available_sets, normalise_edition, normalise_sets
+    from innoscript.core.diagnostics import suggest
+    from innoscript.core.editions import available_sets, normalise_edition, normalise_sets
     if not getattr(args, "sets", None):
         return
     args.sets = normalise_sets(args.sets)
@@ -979,8 +978,8 @@ def _set_warnings(bundle: dict, prog: str, stream=None) -> None:
     """One line per incomplete set in play (fewer card files than its manifest expects), on stderr."""
     if not bundle.get("sets"):
         return
-    from innoscript.runtime.sets import warnings
-    from innoscript.runtime.state import Cards
+    from innoscript.runtime.rules.sets import warnings
+    from innoscript.runtime.state.cards import Cards
     for w in warnings(Cards(bundle)):
         print(f"{prog}: warning: {w}", file=stream or sys.stderr)
 
@@ -1014,7 +1013,7 @@ def main(argv: list[str] | None = None) -> int:
 def _failed(prog: str, err: Exception) -> int:
     """A command's failure on one line, with its exit status (imported only then: --help stays quick)."""
     import sqlite3
-    from innoscript.diagnostics import CompileError
+    from innoscript.core.diagnostics import CompileError
     if isinstance(err, CompileError):
         return _errors_out(err)
     if isinstance(err, Misuse):

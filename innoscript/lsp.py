@@ -20,12 +20,12 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from innoscript import __version__
-from innoscript.builtins import BUILTINS
+from innoscript.core.builtins import BUILTINS
 from innoscript.compiler.bundle import compile_card, compile_hooks, edition_vocabulary, parse_card, vocabulary
 from innoscript.compiler.parser import all_keywords, lark_parser
-from innoscript.compiler.render import render_text
-from innoscript.diagnostics import CompileError
-from innoscript.editions import edition_for_path, load_edition, set_for_path
+from innoscript.compiler.tools.render import render_text
+from innoscript.core.diagnostics import CompileError
+from innoscript.core.editions import edition_for_path, load_edition, set_for_path
 
 server = LanguageServer("innoscript", __version__)
 _EDITIONS: dict[str, tuple] = {}
@@ -142,7 +142,7 @@ def hover_text(text: str, uri: str, line: int, character: int) -> str | None:
 
 def keyword_hover(word: str) -> str | None:
     """A keyword's language-reference entries: meaning, syntax and an example."""
-    from innoscript.compiler.reference import entry_for_keyword, group_of
+    from innoscript.compiler.tools.reference import entry_for_keyword, group_of
     found = entry_for_keyword(word)
     if not found:
         return None
@@ -211,7 +211,7 @@ def completion_items(uri: str, text: str | None = None, line: int = 0, character
     if accepts is None:
         words, want_name, want_string = sorted(all_keywords()), True, True
     else:
-        from innoscript.compiler.reference import named_terminals
+        from innoscript.compiler.tools.reference import named_terminals
         parser = lark_parser()
         words = []
         for t in accepts:

@@ -25,7 +25,7 @@ STATUS_AT_START = _git_status()
 @pytest.fixture(scope="session")
 def bundle3e():
     from innoscript.compiler.bundle import compile_edition
-    from innoscript.editions import load_edition
+    from innoscript.core.editions import load_edition
     return compile_edition(load_edition("3e"))
 
 

@@ -5,9 +5,9 @@ import random
 
 import jsonschema
 
-from innoscript.editions import schema
-from innoscript.runtime.bots import RandomBot
-from innoscript.runtime.server import free_port, wait_for_port  # noqa: F401 (the tests import them from here)
+from innoscript.core.editions import schema
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.serving.server import free_port, wait_for_port  # noqa: F401 (the tests import them from here)
 
 VALIDATOR = jsonschema.Draft202012Validator(schema("protocol.schema.json"))
 

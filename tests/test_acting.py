@@ -9,9 +9,9 @@ import pytest
 
 from conftest import regenerate
 from innoscript.compiler.bundle import compile_card, vocabulary
-from innoscript.compiler.disasm import disassemble_card
-from innoscript.editions import load_edition
-from innoscript.runtime import scenario
+from innoscript.compiler.tools.disasm import disassemble_card
+from innoscript.core.editions import load_edition
+from innoscript.runtime.tools import scenario
 
 HERE = Path(__file__).parent / "corpus" / "acting"
 GOLDEN = Path(__file__).parent / "golden" / "dis" / "acting"

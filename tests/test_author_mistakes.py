@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from innoscript.compiler.bundle import compile_card, vocabulary
-from innoscript.diagnostics import CompileError
-from innoscript.editions import cards_root, load_edition
+from innoscript.core.diagnostics import CompileError
+from innoscript.core.editions import cards_root, load_edition
 
 CORPUS = Path(__file__).parent / "corpus" / "mistakes"
 FILES = sorted(CORPUS.glob("*.inno"))

@@ -5,10 +5,12 @@ import random
 
 import pytest
 
-from innoscript.runtime.bots import BOTS, RandomBot, answer_for, bot_answer
-from innoscript.runtime.game import Game, card_places
-from innoscript.runtime.search import SearchBot, _cards_for, _engine_action, determinise, engine_from
-from innoscript.runtime.views import view
+from innoscript.runtime.bots import BOTS, bot_answer
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.api.game import Game, card_places
+from innoscript.runtime.bots.search import SearchBot, _cards_for, _engine_action, determinise, engine_from
+from innoscript.runtime.api.views import view
 
 
 def game_at_turn(turn, seed=5, edition="3e", sets=()):
@@ -110,8 +112,8 @@ def test_heuristic_never_repeats_a_shared_dogma_in_a_turn():
 
 
 def test_the_server_plays_the_search_bot_within_its_time_limit():
-    from innoscript.runtime.protocol import Hub
-    from innoscript.runtime.store import Store
+    from innoscript.runtime.serving.protocol import Hub
+    from innoscript.runtime.serving.store import Store
     hub = Hub(Store(":memory:"))
     [(_, created)] = hub.handle("c", json.dumps({"type": "create", "players": 2, "seed": 3, "bots": [None, "search"]}))
     assert created["type"] == "created", created
@@ -157,15 +159,15 @@ def action_points(seed, count, edition="3e"):
 @pytest.mark.parametrize("edition", ["3e", "4e"])
 @pytest.mark.parametrize("prune", [0, 3])
 def test_search_at_no_iterations_is_the_heuristic_choice(edition, prune):
-    from innoscript.runtime.search import HeuristicBot
+    from innoscript.runtime.bots.search import HeuristicBot
     for i, game in enumerate(action_points(11, 4, edition)):
         p = game.decision["player"]
         assert answer_for(game, SearchBot(i, iterations=0, prune=prune), p) == answer_for(game, HeuristicBot(i), p)
 
 
 def test_a_pruned_search_is_seeded_and_keeps_to_the_heuristic_best():
-    from innoscript.runtime.search import HeuristicBot
-    from innoscript.runtime.views import decision_view, resolve_answer
+    from innoscript.runtime.bots.search import HeuristicBot
+    from innoscript.runtime.api.views import decision_view, resolve_answer
     for i, game in enumerate(action_points(13, 3)):
         p = game.decision["player"]
         eng = game.engine
@@ -220,7 +222,7 @@ def _recording_search(monkeypatch, value_of):
 def test_halving_plays_every_action_in_the_same_worlds_and_keeps_the_better_half(monkeypatch):
     """Sequential halving at the root: in each round every action still in contention is played in the
     same sampled worlds; each round keeps the better half by mean score; the best action wins."""
-    from innoscript.runtime.search import _key
+    from innoscript.runtime.bots.search import _key
     game = next(g for g in action_points(18, 8) if len(g.decision["options"]) >= 7)
     p = game.decision["player"]
     keys = [_key(o) for o in game.decision["options"]]
@@ -257,7 +259,7 @@ def test_search_root_setting_is_checked():
         SearchBot(0, root="flat")
 
 
-@pytest.mark.parametrize("first", ["innoscript.runtime.search", "innoscript.runtime.bots"])
+@pytest.mark.parametrize("first", ["innoscript.runtime.bots.search", "innoscript.runtime.bots"])
 def test_every_bot_is_registered_whichever_module_is_imported_first(first):
     import subprocess
     import sys
@@ -271,9 +273,9 @@ def test_the_look_ahead_plans_with_the_answers_the_bots_give_inside_a_dogma():
     """Inside a dogma, a sampled world is played on with the greedy bot's answers wherever it has one (yes
     to a "may", the fewest lowest cards to part with, the most highest to keep), the answers the bots
     really give there, so a dogma that their own answers make do nothing does not look useful."""
-    from innoscript.runtime.bots import GreedyBot
-    from innoscript.runtime.search import quick_answer
-    from innoscript.runtime.views import decision_view, resolve_answer
+    from innoscript.runtime.bots.simple import GreedyBot
+    from innoscript.runtime.bots.search import quick_answer
+    from innoscript.runtime.api.views import decision_view, resolve_answer
     checked = set()
     for seed in range(6):
         game = Game.new(seed=seed, fast=True)

@@ -3,8 +3,8 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, IllegalAnswer, RuntimeFault
-from innoscript.runtime import engine as E
-from innoscript.runtime.invariants import violations
+from innoscript.runtime.rules import engine as E
+from innoscript.runtime.rules.invariants import violations
 from writing_game import game_with_writing
 
 
@@ -57,7 +57,7 @@ def test_a_pure_loop_refuses_the_action_and_leaves_the_game_as_it_was(bundle):
 @pytest.fixture(params=["vm", "compiled"])
 def each_tier(request, monkeypatch):
     """Both tiers, the compiled one from a chunk's first run."""
-    from innoscript.runtime import tier
+    from innoscript.runtime.machine import tier
     monkeypatch.setenv("INNOSCRIPT_TIER", request.param)
     monkeypatch.setattr(tier, "HOT", 0)
     monkeypatch.setattr(tier, "DISK", False)

@@ -6,8 +6,8 @@ import pytest
 
 from innoscript.compiler import bundle as B
 from innoscript.compiler.verifier import VerifyError, verify
-from innoscript.diagnostics import CompileError
-from innoscript.editions import load_edition, schema
+from innoscript.core.diagnostics import CompileError
+from innoscript.core.editions import load_edition, schema
 
 
 def test_bundle_validates_against_schema(bundle3e):
@@ -68,7 +68,7 @@ def test_bad_bundles_are_rejected(bundle3e, tmp_path):
     ({"kind": "non_demand", "code": [[999]], "consts": [], "lines": [[1, 1]], "locals": []}, "unknown opcode"),
 ])
 def test_verifier_rejects(chunk, msg):
-    from innoscript import opcodes as O
+    from innoscript.core import opcodes as O
     # Use names, not numbers, where the test depends on them.
     fixed = json.loads(json.dumps(chunk).replace("[52]", f"[{O.RETURN}]"))
     for ins in fixed["code"]:
@@ -81,7 +81,7 @@ def test_verifier_rejects(chunk, msg):
 
 
 def test_verifier_checks_depth_at_merges():
-    from innoscript import opcodes as O
+    from innoscript.core import opcodes as O
     # if-true pushes an extra value on one path only
     chunk = {"kind": "non_demand", "consts": [True, 1], "locals": [],
              "code": [[O.CONST, 0], [O.JUMP_IF_FALSE, 3], [O.CONST, 1], [O.RETURN]],
@@ -93,7 +93,7 @@ def test_verifier_checks_depth_at_merges():
 def test_effect_parameters_survive_repeat():
     """'repeat with v = ...' restarts after the parameter initialisation."""
     from pathlib import Path
-    from innoscript import opcodes as O
+    from innoscript.core import opcodes as O
     from innoscript.compiler.bundle import compile_card, vocabulary
     ed = load_edition("3e")
     path = Path(__file__).parent / "corpus" / "effect-params.inno"

@@ -5,15 +5,16 @@ import json
 import jsonschema
 import pytest
 
-from innoscript.editions import schema
-from innoscript.runtime.bots import RandomBot, answer_for
-from innoscript.runtime.game import Game
-from innoscript.runtime.protocol import Hub
-from innoscript.runtime.store import Store
-from innoscript.runtime.catalog import card_catalog
-from innoscript.runtime.wording import word
+from innoscript.core.editions import schema
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.api.game import Game
+from innoscript.runtime.serving.protocol import Hub
+from innoscript.runtime.serving.store import Store
+from innoscript.runtime.api.faces import card_catalog
+from innoscript.runtime.api.wording import word
 
-WEB = __import__("pathlib").Path(__file__).resolve().parent.parent / "innoscript" / "web"
+WEB = __import__("pathlib").Path(__file__).resolve().parent.parent / "runtime" / "serving" / "web"
 
 
 @pytest.mark.parametrize("edition", ["3e", "4e"])
@@ -78,7 +79,7 @@ def test_dogma_preview_names_sharers_and_the_demanded():
     other = 1 - p
     assert (other in pv["shares"]) == (counts[other] >= counts[p] and
                                         any(e["kind"] == "non_demand" for e in game.cards.cards[o["card"]["id"]]["effects"]))
-    from innoscript.runtime.views import resolve_answer
+    from innoscript.runtime.api.views import resolve_answer
     assert pv["opponents_share"] == pv["shares"]          # two players: every sharer is an opponent
     game.apply(resolve_answer(game.cards, game.state, game.decision, o), p)   # sent back as it came: legal
 
@@ -139,8 +140,8 @@ def test_cards_message_with_sets_and_hello_offers_them():
 def test_dogma_preview_shares_a_piles_visible_echo_effects():
     """A top card with only a demand, over a card whose echo box its splay shows: the echo effect runs first and
     is shared, so the preview names it and its sharers (the label says so too)."""
-    from innoscript.runtime.state import locate
-    from innoscript.runtime.views import dogma_preview, view
+    from innoscript.runtime.state.board import locate
+    from innoscript.runtime.api.views import dogma_preview, view
     game = Game.new(players=2, seed=1, sets=["echoes"])
     cards, st = game.cards, game.state
     demand, splay, under = next((d, s, c) for d in cards.cards
@@ -165,6 +166,6 @@ def test_dogma_preview_shares_a_piles_visible_echo_effects():
     assert pv["echo_cards"] == [under["name"]]
     assert pv["shares"] == [q for q in (1,) if pv["counts"][q] >= pv["counts"][0]]
     assert dogma_preview(cards, st, 0, under["id"])["echo_cards"] == [under["name"]]   # not a top card: its own only
-    from innoscript.runtime.wording import action_label
+    from innoscript.runtime.api.wording import action_label
     label = action_label({"type": "dogma", "card": {"name": demand["name"]}, "preview": pv}, view(cards, st, 0), 0)
     assert f"echo effect of {under['name']} first" in label

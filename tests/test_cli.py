@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from innoscript.editions import cards_root
+from innoscript.core.editions import cards_root
 
 
 def run(*args, cwd=None):

@@ -63,7 +63,7 @@ def folder(tmp_path_factory):
     shutil.copy(ROOT / "cards" / "3e" / "age1" / "pottery.inno", d / "x.inno")
     (d / "mine.json").write_text(json.dumps({"editions": {"myset": {"cards": [
         {"name": "Windmill", "dogma_effects": [{"text": "Draw a [2]. If it is green, score it."}]}]}}}))
-    from innoscript.runtime.game import Game
+    from innoscript.runtime.api.game import Game
     game = Game.new("3e", 2, 1)
     (d / "saved.json").write_text(json.dumps(game.to_json()))
     return d

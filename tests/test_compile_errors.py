@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from innoscript.compiler.bundle import compile_card, vocabulary
-from innoscript.diagnostics import CODES, CompileError
-from innoscript.editions import load_edition
+from innoscript.core.diagnostics import CODES, CompileError
+from innoscript.core.editions import load_edition
 
 CORPUS = Path(__file__).parent / "corpus" / "bad"
 FILES = sorted(CORPUS.glob("*.inno"))

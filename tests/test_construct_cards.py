@@ -11,10 +11,10 @@ import pytest
 
 from conftest import regenerate
 from innoscript.compiler.bundle import compile_card, edition_vocabulary, load_bundle, parse_card
-from innoscript.compiler.disasm import disassemble_card
-from innoscript.compiler.render import render_text
-from innoscript.editions import load_edition
-from innoscript.runtime import scenario
+from innoscript.compiler.tools.disasm import disassemble_card
+from innoscript.compiler.tools.render import render_text
+from innoscript.core.editions import load_edition
+from innoscript.runtime.tools import scenario
 
 HERE = Path(__file__).parent / "corpus" / "constructs"
 GOLDEN = Path(__file__).parent / "golden" / "dis" / "constructs"

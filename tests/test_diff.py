@@ -1,7 +1,7 @@
 """The edition diff compares meaning, not text."""
 from innoscript.compiler.bundle import parse_card, vocabulary
-from innoscript.compiler.diff import diff_card
-from innoscript.editions import load_edition
+from innoscript.compiler.tools.diff import diff_card
+from innoscript.core.editions import load_edition
 
 HEAD = 'card "Writing" {\n age 1\n color blue\n icons hex lightbulb lightbulb crown\n dogma lightbulb\n}\n'
 

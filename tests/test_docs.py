@@ -10,15 +10,15 @@ def test_mkdocs_build_strict(tmp_path):
                        cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
     html = (tmp_path / "site" / "bytecode" / "index.html").read_text()
-    from innoscript import opcodes as O
+    from innoscript.core import opcodes as O
     for op in O.OPCODES:
         assert op.name in html, f"opcode {op.name} undocumented"
     errors = (tmp_path / "site" / "errors" / "index.html").read_text()
-    from innoscript.diagnostics import CODES
+    from innoscript.core.diagnostics import CODES
     for code in CODES:
         assert code in errors, f"error code {code} undocumented"
     lang = (tmp_path / "site" / "language" / "index.html").read_text()
-    from innoscript.builtins import BUILTINS
+    from innoscript.core.builtins import BUILTINS
     for name in BUILTINS:
         assert name in lang, f"builtin {name} undocumented"
     _site_is_offline_and_only_pages(tmp_path / "site")
@@ -92,7 +92,7 @@ def _every_card_has_its_gallery_page(site):
     import json
     import re
     from innoscript.compiler.bundle import load_bundle
-    from innoscript.editions import available_editions
+    from innoscript.core.editions import available_editions
     row = re.compile(r'<td><a href="([^"/]+)/">([^<]+)</a></td>(?:\s*<td>[^<]*</td>){5}\s*<td>(\d+)</td>\s*</tr>')
     for ed in available_editions():
         index = (site / "gallery" / ed / "index.html").read_text(encoding="utf-8")

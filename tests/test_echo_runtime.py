@@ -9,9 +9,10 @@ import pytest
 import yaml
 
 from innoscript.compiler.bundle import compile_card, edition_vocabulary, load_bundle
-from innoscript.editions import load_edition
-from innoscript.runtime import Game, scenario
-from innoscript.runtime.engine import Engine
+from innoscript.core.editions import load_edition
+from innoscript.runtime import Game
+from innoscript.runtime.tools import scenario
+from innoscript.runtime.rules.engine import Engine
 
 
 def _engine(edition: str, setup: dict, bundle=None) -> Engine:
@@ -178,7 +179,7 @@ def test_a_game_saved_inside_a_free_dogma_loads_and_goes_on():
 def test_a_free_dogma_of_itself_without_end_is_stopped_and_the_game_goes_on():
     """A card whose effect takes a free Dogma of itself nests until the nesting limit stops it: a fault
     naming the card, never a hang or a traceback."""
-    from innoscript.runtime.vm import RuntimeFault
+    from innoscript.runtime.machine.faults import RuntimeFault
     text = (CORPUS / "3e" / "deodorant-free-dogma.inno").read_text().replace(
         "choose a top card other than this card from your board as chosen\n    dogma chosen", "dogma this card")
     b = copy.deepcopy(load_bundle("3e", sets=["echoes"]))
@@ -193,8 +194,8 @@ def test_a_free_dogma_of_itself_without_end_is_stopped_and_the_game_goes_on():
 
 # ---------------------------------------------------------------- icon counts: bonuses, music notes, echo boxes
 def _count(e, icon, p=0):
-    from innoscript.runtime import builtins_impl
-    from innoscript.runtime.state import board_cards, board_icon_count, icon_count
+    from innoscript.runtime.machine import builtins as builtins_impl
+    from innoscript.runtime.state.board import board_cards, board_icon_count, icon_count
     board = board_cards(e.state, p)
     counts = {board_icon_count(e.cards, e.state, p, icon), icon_count(e.cards, e.state, p, icon),
               builtins_impl.call(e, {"you": p}, "icons", [icon, board]),
@@ -212,7 +213,7 @@ def test_a_bonus_counts_as_an_icon_only_where_the_set_says(edition, bonuses):
     assert _count(e, "bonus") == bonuses
     assert _count(e, "echo") == 0
     assert ("bonus" in e.cards.icons) == bool(bonuses)
-    from innoscript.runtime import builtins_impl
+    from innoscript.runtime.machine import builtins as builtins_impl
     assert ("bonus" in builtins_impl.call(e, {"you": 0}, "all_icons", [])) == bool(bonuses)
 
 
@@ -221,7 +222,7 @@ def test_music_notes_count_by_name_and_as_hexes(edition):
     """Flute on Bell splayed up: Flute's note (top) and Bell's (bottom left, shown by the splay) are two
     music notes; counted as hexes with them: the hexes of the cards that have one."""
     e = _engine(edition, {"players": [{"board": {"purple": {"cards": ["Flute", "Bell"], "splay": "up"}}}, {}]})
-    from innoscript.runtime import builtins_impl
+    from innoscript.runtime.machine import builtins as builtins_impl
     board = [e.cards.by_name["Flute"], e.cards.by_name["Bell"]]
     assert builtins_impl.call(e, {"you": 0}, "icons", ["music_note", board]) == 2
     assert builtins_impl.call(e, {"you": 0}, "icons", ["music_note", board[:1]]) == 1
@@ -256,7 +257,7 @@ def test_a_game_saved_at_a_free_dogmas_parley_choice_loads_and_goes_on():
 ])
 def test_a_saved_free_dogma_that_was_tampered_with_is_refused(spoil):
     import json
-    from innoscript.runtime.game import BadSave
+    from innoscript.runtime.api.game import BadSave
     e, bundle = _at_free_parley()
     data = json.loads(Game(e).save())
     spoil(data["state"] if "state" in data else data)
@@ -283,7 +284,7 @@ def test_an_executed_card_runs_its_own_echo_first(kind, want):
 def test_the_dogma_preview_counts_the_piles_echoes_as_shared():
     """Archery has only a demand; over Plumbing splayed right (its echo box shows) the Dogma also has an
     echo effect, so the player with as many castles is shown as sharing."""
-    from innoscript.runtime.views import dogma_preview
+    from innoscript.runtime.api.views import dogma_preview
     e = _engine("3e", {"players": [{"board": {"red": {"cards": ["Archery", "Plumbing"], "splay": "right"}}},
                                    {"board": {"yellow": ["Masonry"]}}]})
     archery = e.cards.by_name["Archery"]

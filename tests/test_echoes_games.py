@@ -3,8 +3,8 @@ docs/simulation.md): seeded bot games of both editions end with no error and no 
 saved and loaded half-way plays on identically, and the same seed gives the same games."""
 import pytest
 
-from innoscript.runtime import simulate as S
-from innoscript.runtime.soak import soak
+from innoscript.runtime.tools import simulate as S
+from innoscript.runtime.tools.soak import soak
 
 SETS = ("echoes",)
 

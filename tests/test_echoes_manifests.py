@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from innoscript.runtime import Game
-from innoscript.runtime import sets
+from innoscript.runtime.rules import sets
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT.parent / "shared" / "reference" / "innovation-expansion-cards.json"

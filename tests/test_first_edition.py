@@ -9,10 +9,10 @@ import pytest
 
 from conftest import REFERENCE, ROOT
 from innoscript.compiler.bundle import compile_edition
-from innoscript.compiler.diff import diff_card
-from innoscript.editions import load_edition
-from innoscript.runtime import scenario as S
-from innoscript.runtime.soak import soak
+from innoscript.compiler.tools.diff import diff_card
+from innoscript.core.editions import load_edition
+from innoscript.runtime.tools import scenario as S
+from innoscript.runtime.tools.soak import soak
 
 EXPANSIONS = REFERENCE.parent / "innovation-expansion-cards.json"
 SCENARIOS = ROOT / "tests" / "scenarios" / "1e"

@@ -6,9 +6,9 @@ import json
 import pytest
 
 from innoscript.compiler.bundle import compile_card, load_bundle, vocabulary
-from innoscript.editions import load_edition
-from innoscript.runtime.engine import Engine
-from innoscript.runtime.scenario import build_state
+from innoscript.core.editions import load_edition
+from innoscript.runtime.rules.engine import Engine
+from innoscript.runtime.tools.scenario import build_state
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +90,7 @@ def test_special_achievements_wait_for_the_end_of_the_action(base):
     b = with_script(base, "Databases", "effect {\n  splay blue up\n  draw [1]\n}\n")
     e = position(b, 2, [{"blue": ["Quantum Theory", "Rocketry", "Computers", "Software"], "red": ["Fission"],
                          "green": ["Databases"]}, {"red": ["Oars"]}])
-    from innoscript.runtime.state import icon_count
+    from innoscript.runtime.state.board import icon_count
     act(e, "Databases")
     assert icon_count(e.cards, e.state, 0, "clock") >= 12
     kinds = [(ev["type"], ev.get("name")) for ev in e.events]
@@ -102,7 +102,7 @@ def test_special_achievements_wait_for_the_end_of_the_action(base):
 
 
 def test_a_claim_instructed_by_a_dogma_waits_for_the_end_of_the_action():
-    from innoscript.runtime import scenario as S
+    from innoscript.runtime.tools import scenario as S
     from pathlib import Path
     out = S.run(Path(__file__).parent / "scenarios" / "4e" / "rules" / "dogma-claim-at-end-of-action.yaml")
     assert out.passed, out.failures

@@ -7,8 +7,8 @@ import os
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from innoscript.compiler.bundle import compile_card, vocabulary
-from innoscript.diagnostics import CompileError
-from innoscript.editions import load_edition
+from innoscript.core.diagnostics import CompileError
+from innoscript.core.editions import load_edition
 
 EDITION = load_edition("3e")
 VOCAB = vocabulary(EDITION.manifest, EDITION.card_names)

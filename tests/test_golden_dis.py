@@ -4,8 +4,8 @@ from pathlib import Path
 import pytest
 
 from conftest import regenerate
-from innoscript.compiler.disasm import disassemble_card
-from innoscript.editions import cards_root
+from innoscript.compiler.tools.disasm import disassemble_card
+from innoscript.core.editions import cards_root
 
 GOLDEN = Path(__file__).parent / "golden" / "dis"
 
@@ -39,8 +39,8 @@ def test_golden_disassembly_of_constructs_only_other_editions_use():
     """A 4th-edition card is pinned too when it uses a construct no 3rd-edition card uses (a pile's
     top or bottom cards, 'directly under', ...), so every construct has a golden disassembly."""
     from innoscript.compiler.bundle import compile_edition, parse_card, vocabulary
-    from innoscript.compiler.constructs import constructs_of
-    from innoscript.editions import load_edition
+    from innoscript.compiler.tools.constructs import constructs_of
+    from innoscript.core.editions import load_edition
 
     def used(ed):
         vocab = vocabulary(ed.manifest, ed.card_names)

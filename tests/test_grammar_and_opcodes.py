@@ -3,8 +3,8 @@ import re
 
 from lark import Lark
 
-from innoscript import opcodes as O
-from innoscript.builtins import BUILTINS
+from innoscript.core import opcodes as O
+from innoscript.core.builtins import BUILTINS
 from innoscript.compiler.parser import grammar_text
 
 
@@ -45,13 +45,13 @@ def test_opcode_numbers_are_not_duplicated_anywhere_else():
 
 
 def test_every_builtin_is_implemented():
-    from innoscript.runtime.builtins_impl import IMPLEMENTATIONS
+    from innoscript.runtime.machine.builtins import IMPLEMENTATIONS
     assert set(IMPLEMENTATIONS) == set(BUILTINS)
 
 
 def test_every_opcode_is_handled_by_the_vm():
     from pathlib import Path
-    import innoscript.runtime.vm as vm
+    import innoscript.runtime.machine.vm as vm
     text = Path(vm.__file__).read_text()
     for op in O.OPCODES:
         assert f'"{op.name}"' in text or f"O.{op.name}" in text, f"the VM does not handle {op.name}"

@@ -7,8 +7,9 @@ import pytest
 import yaml
 
 from innoscript.compiler.bundle import load_bundle
-from innoscript.runtime import Game, scenario
-from innoscript.runtime.views import reveals_hidden
+from innoscript.runtime import Game
+from innoscript.runtime.tools import scenario
+from innoscript.runtime.api.views import reveals_hidden
 from leaks import check_seat, hidden_from, leaks
 
 SCENARIOS = Path(__file__).parent / "scenarios"
@@ -84,8 +85,8 @@ def test_bots_answer_an_unrevealed_choice(bot):
 
 def test_the_protocol_takes_an_unrevealed_choice_by_handle_only(tmp_path):
     import json
-    from innoscript.runtime.protocol import Hub
-    from innoscript.runtime.store import Store
+    from innoscript.runtime.serving.protocol import Hub
+    from innoscript.runtime.serving.store import Store
     hub = Hub(Store(tmp_path / "g.sqlite"))
     conn = object()
     saved = _after_action(ROBOCAR, "4e").save()
@@ -108,7 +109,8 @@ def test_the_protocol_takes_an_unrevealed_choice_by_handle_only(tmp_path):
 def test_random_games_with_the_set_show_no_seat_a_hidden_card(edition):
     """Random Echoes games, the private look and the unrevealed choice among them when they come up: no view or
     event names a card to a seat that may not see it (events: unless it was shown to that seat on the way)."""
-    from innoscript.runtime.bots import RandomBot, answer_for
+    from innoscript.runtime.bots.simple import RandomBot
+    from innoscript.runtime.bots.base import answer_for
     bundle = load_bundle(edition, sets=["echoes"])
     for seed in range(2):
         game = Game.new(edition, 3, seed, bundle=bundle)

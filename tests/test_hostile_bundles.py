@@ -15,8 +15,8 @@ import pytest
 
 from innoscript.compiler import bundle as B
 from innoscript.compiler.verifier import VerifyError, verify
-from innoscript.diagnostics import CompileError
-from innoscript.editions import load_edition
+from innoscript.core.diagnostics import CompileError
+from innoscript.core.editions import load_edition
 
 CORPUS = sorted((Path(__file__).parent / "corpus" / "bundles").glob("*.json"))
 EXAMPLES = int(os.environ.get("INNOSCRIPT_FUZZ_EXAMPLES", "150"))

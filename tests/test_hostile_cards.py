@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from innoscript.compiler.bundle import compile_card, vocabulary
 from innoscript.compiler.parser import MAX_DEPTH
-from innoscript.compiler.render import render_text
-from innoscript.diagnostics import CompileError
-from innoscript.editions import load_edition
+from innoscript.compiler.tools.render import render_text
+from innoscript.core.diagnostics import CompileError
+from innoscript.core.editions import load_edition
 
 EDITION = load_edition("3e")
 VOCAB = vocabulary(EDITION.manifest, EDITION.card_names)

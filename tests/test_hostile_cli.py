@@ -11,7 +11,7 @@ import pytest
 
 from innoscript import cli
 from innoscript.runtime import Game
-from innoscript.runtime.terminal import Terminal
+from innoscript.runtime.serving.terminal import Terminal
 
 
 def _files(tmp):

@@ -13,8 +13,9 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import BadSave, Game, IllegalAnswer, RuntimeFault
-from innoscript.runtime.bots import RandomBot, answer_for
-from innoscript.runtime.invariants import violations
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.rules.invariants import violations
 from mutation import random_place
 
 EXAMPLES = int(os.environ.get("INNOSCRIPT_FUZZ_EXAMPLES", "300"))
@@ -140,7 +141,7 @@ def test_the_fast_schema_check_agrees_with_jsonschema(saves):
     """A saved game passes the compiled schema check exactly when jsonschema finds nothing against it
     (the fast check only spares jsonschema's work on a conforming save)."""
     pytest.importorskip("fastjsonschema")
-    from innoscript.runtime.game import _conforms_fast, _schema_error
+    from innoscript.runtime.api.game import _conforms_fast, _schema_error
     rng = random.Random(15)
     verdicts = set()
     for _ in range(EXAMPLES):

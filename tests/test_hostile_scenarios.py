@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from innoscript.compiler.bundle import load_bundle
-from innoscript.runtime import scenario as S
+from innoscript.runtime.tools import scenario as S
 from mutation import random_place
 
 ROOT = Path(__file__).parent / "scenarios"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from innoscript.editions import cards_root
+from innoscript.core.editions import cards_root
 
 
 class Client:

@@ -19,10 +19,10 @@ def test_the_installed_package_holds_the_runtime_data(tmp_path):
                        cwd=src, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr[-2000:]
     names = {str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()}
-    needed = {"innoscript/grammar/innoscript.lark", "innoscript/web/index.html", "innoscript/web/icons.svg",
-              "innoscript/editors/innoscript.tmLanguage.json"}
-    needed |= {f"innoscript/schemas/{p.name}" for p in (ROOT / "innoscript" / "schemas").glob("*.json")}
-    needed |= {f"innoscript/compiler/data/{p.name}" for p in (ROOT / "compiler" / "data").glob("*.json")}
+    needed = {"innoscript/grammar/innoscript.lark", "innoscript/runtime/serving/web/index.html",
+              "innoscript/runtime/serving/web/icons.svg", "innoscript/editors/innoscript.tmLanguage.json"}
+    needed |= {f"innoscript/core/schemas/{p.name}" for p in (ROOT / "innoscript" / "core" / "schemas").glob("*.json")}
+    needed |= {f"innoscript/compiler/tools/data/{p.name}" for p in (ROOT / "compiler" / "tools" / "data").glob("*.json")}
     needed |= {"innoscript/cards/" + str(p.relative_to(ROOT / "cards")) for p in (ROOT / "cards").rglob("*")
                if p.suffix in (".inno", ".json")}
     assert not needed - names, sorted(needed - names)[:10]

@@ -65,7 +65,7 @@ def test_the_own_name_check_can_fail():
 def _set_names() -> tuple[set[str], set[str]]:
     """Every set's names (folder, manifest name and label) and the names of its cards and special
     achievements, read from every set folder and from the expansions' reference."""
-    from innoscript.editions import CARD_NAME_RE
+    from innoscript.core.editions import CARD_NAME_RE
     sets, names = set(), set()
     for manifest in (ROOT / "cards" / "sets").glob("*/*/set.json"):
         data = json.loads(manifest.read_text())

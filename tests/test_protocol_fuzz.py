@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from innoscript.runtime import protocol, sandbox
-from innoscript.runtime.game import Game
-from innoscript.runtime.invariants import violations
-from innoscript.runtime.protocol import CLIENT_TYPES, Hub
-from innoscript.runtime.store import Store
+from innoscript.runtime.serving import protocol, sandbox
+from innoscript.runtime.api.game import Game
+from innoscript.runtime.rules.invariants import violations
+from innoscript.runtime.serving.protocol import CLIENT_TYPES, Hub
+from innoscript.runtime.serving.store import Store
 from protocol_client import VALIDATOR, answer_for
 
 EXAMPLES = int(os.environ.get("INNOSCRIPT_FUZZ_EXAMPLES", "300"))

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from innoscript.runtime import sandbox
+from innoscript.runtime.serving import sandbox
 from protocol_client import check, free_port, wait_for_port
 
 HEADER = 'card "{name}" {{\n    age 1\n    color blue\n    icons hex leaf leaf leaf\n    dogma leaf\n}}\n\n'
@@ -94,8 +94,8 @@ def test_the_trials_own_cpu_limit_is_set_in_the_child(tmp_path):
 
 
 def test_a_trial_beyond_the_concurrent_ones_is_busy_at_once(tmp_path):
-    from innoscript.runtime.protocol import Hub
-    from innoscript.runtime.store import Store
+    from innoscript.runtime.serving.protocol import Hub
+    from innoscript.runtime.serving.store import Store
     hub = Hub(Store(tmp_path / "g.sqlite"), sandbox_limits={"concurrent": 1})
     assert hub.trials.acquire(blocking=False)   # the one place is taken
     start = time.monotonic()

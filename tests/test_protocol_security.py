@@ -12,8 +12,8 @@ import urllib.request
 
 import pytest
 
-from innoscript.runtime.protocol import CLIENT_TYPES, Hub
-from innoscript.runtime.store import Store
+from innoscript.runtime.serving.protocol import CLIENT_TYPES, Hub
+from innoscript.runtime.serving.store import Store
 from protocol_client import answer_for, check, free_port, wait_for_port
 
 

@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from innoscript.runtime.protocol import Hub
-from innoscript.runtime.store import Conflict, Store
+from innoscript.runtime.serving.protocol import Hub
+from innoscript.runtime.serving.store import Conflict, Store
 from protocol_client import answer_for
 from test_protocol import Stdio
 

@@ -4,13 +4,13 @@ import json
 import random
 
 from protocol_client import answer_for
-from innoscript.runtime.protocol import Hub
-from innoscript.runtime.store import Store
+from innoscript.runtime.serving.protocol import Hub
+from innoscript.runtime.serving.store import Store
 
 
 def test_no_answer_parses_a_card(tmp_path, monkeypatch):
     import innoscript.compiler.bundle as B
-    from innoscript.runtime import catalog
+    from innoscript.runtime.tools import catalog
     catalog._CARD_CATALOGS.clear()   # as in a fresh server process
     hub = Hub(Store(tmp_path / "g.sqlite"))
     hub.bundle("3e")

@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from innoscript import opcodes as O
+from innoscript.core import opcodes as O
 from innoscript.compiler.bundle import compile_condition, load_bundle, vocabulary
-from innoscript.compiler.readsets import read_set
+from innoscript.core.readsets import read_set
 from innoscript.runtime import Game
-from innoscript.runtime.bots import RandomBot
-from innoscript.runtime.scenario import build_state
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.tools.scenario import build_state
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,10 @@ import pytest
 
 from innoscript.compiler.bundle import compile_card, vocabulary
 from innoscript.compiler.parser import lark_parser
-from innoscript.diagnostics import CompileError
-from innoscript.editions import available_sets, load_edition
+from innoscript.core.diagnostics import CompileError
+from innoscript.core.editions import available_sets, load_edition
 
-NOTES = json.loads((Path(__file__).resolve().parent.parent / "compiler" / "data" / "constructs.json").read_text())
+NOTES = json.loads((Path(__file__).resolve().parent.parent / "compiler" / "tools" / "data" / "constructs.json").read_text())
 HEADER = 'card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\n'
 PREAMBLE = "    draw and reveal [1] as drawn\n    choose player from opponents as target\n"
 
@@ -38,7 +38,7 @@ def test_examples_compile(name):
         pytest.fail(f"{name}: {err.render()}")
     # the renderer covers every construct: each example renders to English
     from innoscript.compiler.bundle import parse_card
-    from innoscript.compiler.render import render_card
+    from innoscript.compiler.tools.render import render_card
     card, _ = parse_card(text, f"{name}.inno", vocab)
     for effect_text in render_card(card)["effects"]:
         assert effect_text and "None" not in effect_text and "{" not in effect_text, (name, effect_text)

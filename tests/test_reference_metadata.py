@@ -6,7 +6,7 @@ import pytest
 
 from conftest import REFERENCE
 from innoscript.compiler.bundle import compile_edition
-from innoscript.editions import load_edition
+from innoscript.core.editions import load_edition
 
 EDITIONS = {"3e": "3", "4e": "4"}
 

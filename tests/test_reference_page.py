@@ -7,8 +7,8 @@ import pytest
 
 from innoscript.compiler.bundle import compile_card, vocabulary
 from innoscript.compiler.parser import lark_parser
-from innoscript.compiler.reference import LAST_GROUP, anchor, crib, entries, groups
-from innoscript.editions import load_edition
+from innoscript.compiler.tools.reference import LAST_GROUP, anchor, crib, entries, groups
+from innoscript.core.editions import load_edition
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs"))
 import hooks  # noqa: E402
@@ -65,7 +65,7 @@ def test_groups_are_by_task_and_entries_have_meaning_and_examples():
 
 
 def test_the_grammar_text_alternatives_are_all_shown():
-    from innoscript.compiler.reference import grammar_rules
+    from innoscript.compiler.tools.reference import grammar_rules
     shown = {a for e in entries().values() for a in e.syntax}
     for rule, alts in grammar_rules():
         for alt in alts:

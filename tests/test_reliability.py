@@ -4,12 +4,12 @@ import json
 import pytest
 
 from innoscript.compiler.bundle import compile_card, load_bundle, read_bundle_file, vocabulary
-from innoscript.diagnostics import CompileError
-from innoscript.editions import load_edition
+from innoscript.core.diagnostics import CompileError
+from innoscript.core.editions import load_edition
 from innoscript.runtime import Game, RuntimeFault
-from innoscript.runtime.bots import RandomBot
-from innoscript.runtime.invariants import violations
-from innoscript.runtime.soak import soak
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.rules.invariants import violations
+from innoscript.runtime.tools.soak import soak
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,7 @@ def test_execute_nesting_limit_names_the_card(bundle):
     b = json.loads(json.dumps(bundle))
     wid = next(c["id"] for c in b["cards"] if c["name"] == "Writing")
     b["cards"][wid]["effects"] = data["effects"]
-    from innoscript.runtime.scenario import build_state
+    from innoscript.runtime.tools.scenario import build_state
     e = build_state({"edition": "3e", "players": 2, "do": {"draw": True},
                      "setup": {"players": [{"board": {"blue": ["Writing"], "purple": ["Philosophy"]}}, {}]}}, b)
     e.advance()

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from conftest import REFERENCE, regenerate
-from innoscript.compiler import errata as E
+from innoscript.compiler.tools import errata as E
 from innoscript.compiler.bundle import parse_card, vocabulary
-from innoscript.compiler.render import render_card, render_text
-from innoscript.editions import load_edition
+from innoscript.compiler.tools.render import render_card, render_text
+from innoscript.core.editions import load_edition
 
 BASELINES = Path(__file__).parent / "errata"
 DOCS = Path(__file__).resolve().parent.parent / "docs"

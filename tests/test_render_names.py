@@ -10,8 +10,8 @@ import pytest
 
 from innoscript.compiler import ast as A
 from innoscript.compiler.bundle import parse_card, vocabulary
-from innoscript.compiler.render import render_card
-from innoscript.editions import available_editions, load_edition
+from innoscript.compiler.tools.render import render_card
+from innoscript.core.editions import available_editions, load_edition
 
 
 def bound_names(card):

@@ -8,7 +8,8 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import BadSave, Game, IllegalAnswer, RuntimeFault
-from innoscript.runtime.bots import RandomBot, play_random
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots import play_random
 from writing_game import game_with_writing
 
 
@@ -153,7 +154,7 @@ def test_games_of_one_bundle_share_its_cards():
     """A bundle's Cards (its lookups and icon memos) is made once for all its games; a bundle whose cards'
     effects were replaced since, or another bundle, gets its own."""
     import copy
-    from innoscript.runtime.state import Cards
+    from innoscript.runtime.state.cards import Cards
     b = load_bundle("3e")
     first, second = Game.new(seed=1, bundle=b), Game.new(seed=2, bundle=b)
     assert first.engine.cards is second.engine.cards is Cards.of(b)

@@ -1,10 +1,10 @@
-"""The remembered scenario results (runtime/scenario_results.py) are the results of running the files:
+"""The remembered scenario results (runtime/tools/scenario_results.py) are the results of running the files:
 a changed file is run again, and a damaged cache file is ignored."""
 import json
 
 from conftest import ROOT
 from innoscript.compiler.bundle import load_bundle
-from innoscript.runtime.scenario_results import scenario_results
+from innoscript.runtime.tools.scenario_results import scenario_results
 
 SOURCE = ROOT / "tests" / "scenarios" / "3e" / "age1" / "archery-demand.yaml"
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from innoscript.runtime import scenario as S
+from innoscript.runtime.tools import scenario as S
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = sorted(ROOT.rglob("*.yaml"))

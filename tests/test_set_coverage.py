@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from innoscript.runtime.catalog import catalog
+from innoscript.runtime.tools.catalog import catalog
 
 UNCOVERED = Path(__file__).parent / "echoes-uncovered.yaml"
 

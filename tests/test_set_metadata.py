@@ -8,7 +8,7 @@ import pytest
 
 from conftest import ROOT
 from innoscript.compiler.bundle import compile_edition
-from innoscript.editions import available_sets, load_edition
+from innoscript.core.editions import available_sets, load_edition
 
 EXPANSIONS = ROOT.parent / "shared" / "reference" / "innovation-expansion-cards.json"
 EDITIONS = {"3e": "3", "4e": "4"}

@@ -8,11 +8,12 @@ import json
 import pytest
 
 from innoscript.compiler.bundle import compile_card, compile_condition, load_bundle, vocabulary
-from innoscript.editions import load_edition
+from innoscript.core.editions import load_edition
 from innoscript.runtime import Game
-from innoscript.runtime.bots import RandomBot, answer_for
-from innoscript.runtime.game import BadSave
-from innoscript.runtime.invariants import violations
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.api.game import BadSave
+from innoscript.runtime.rules.invariants import violations
 
 SET = "made_up"
 
@@ -309,7 +310,7 @@ expect:
 
 
 def test_a_scenario_names_its_sets_puts_set_cards_on_their_own_piles_and_empties_a_set_age(tmp_path):
-    from innoscript.runtime import scenario as S
+    from innoscript.runtime.tools import scenario as S
     b = bundle_with_set(draw_rule="count(your hand) >= 0")
     path = tmp_path / "set-draw.yaml"
     path.write_text(SCENARIO)
@@ -335,11 +336,11 @@ def game_name(engine, cid):
 @pytest.mark.parametrize("edition", ["3e", "4e"])
 def test_the_sets_expressions_kept_by_what_they_read_agree_with_running_them_afresh(edition):
     """The draw rule, the score and a zone's limit are kept with the contents of their read sets
-    (runtime/sets.py): at every decision of a seeded Echoes game, each kept value is the value the
+    (runtime/machine/expressions.py): at every decision of a seeded Echoes game, each kept value is the value the
     expression computes now."""
-    from innoscript.runtime import sets
+    from innoscript.runtime.rules import sets
     game = Game.new(edition, 2, 11, bundle=load_bundle(edition, sets=("echoes",)), fast=True)
-    from innoscript.runtime import zones
+    from innoscript.runtime.rules import zones
     cards, bots, checked, limits = game.cards, [RandomBot(3), RandomBot(4)], 0, set()
     while not game.over and checked < 600:
         for p in range(2):

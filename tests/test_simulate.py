@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from innoscript.runtime import simulate as S
+from innoscript.runtime.tools import simulate as S
 
 
 def test_same_results_for_any_number_of_jobs():

@@ -8,11 +8,11 @@ import sys
 import pytest
 
 from innoscript.runtime import Game
-from innoscript.runtime.bots import RandomBot
-from innoscript.runtime.game import BadSave
-from innoscript.runtime.invariants import team_violations, violations
-from innoscript.runtime.options import OptionsError, normalise
-from innoscript.runtime.soak import soak
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.api.game import BadSave
+from innoscript.runtime.rules.invariants import team_violations, violations
+from innoscript.runtime.rules.options import OptionsError, normalise
+from innoscript.runtime.tools.soak import soak
 
 SEATINGS = ["random", "1+2", "1+3", "1+4"]
 

@@ -105,7 +105,7 @@ def test_card_prompts_and_undo_after_a_meld():
 
 
 def test_a_web_save_resumes_with_its_seats(tmp_path):
-    from innoscript.runtime.game import Game
+    from innoscript.runtime.api.game import Game
     game = Game.new(players=2, seed=5)
     save = tmp_path / "web.json"
     save.write_text(json.dumps({"game": game.to_json(), "seats": ["you", "greedy"]}))   # as the web saved it
@@ -132,7 +132,7 @@ def test_card_command_shows_a_set_cards_echo_effect_and_bonus():
     import io
     from rich.console import Console
     from innoscript.runtime import Game
-    from innoscript.runtime.terminal import Terminal
+    from innoscript.runtime.serving.terminal import Terminal
     out = io.StringIO()
     game = Game.new(players=2, seed=1, sets=["echoes"])
     Terminal(game, ["human", "human"], Console(file=out, width=150), 0, input).read_card("bangle")
@@ -148,7 +148,7 @@ def _set_table():
     import io
     from rich.console import Console
     from innoscript.runtime import Game
-    from innoscript.runtime.terminal import Terminal
+    from innoscript.runtime.serving.terminal import Terminal
     game = Game.new(players=2, seed=1, sets=["echoes"])
     flute = next(c for c in game.cards.cards if c["name"] == "Flute")
     real = game.view
@@ -199,8 +199,9 @@ def test_terminal_draws_a_real_forecast_to_its_owner_and_its_size_to_the_others(
     import io
     from rich.console import Console
     from innoscript.runtime import Game
-    from innoscript.runtime.bots import RandomBot, answer_for
-    from innoscript.runtime.terminal import Terminal
+    from innoscript.runtime.bots.simple import RandomBot
+    from innoscript.runtime.bots.base import answer_for
+    from innoscript.runtime.serving.terminal import Terminal
     game = Game.new(players=2, seed=1, sets=["echoes"])
     bots = [RandomBot(1), RandomBot(8)]
     while not any(pl.get("zones", {}).get("forecast") for pl in game.state["players"]):

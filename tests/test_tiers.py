@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from innoscript.compiler.bundle import load_bundle
-from innoscript.runtime import Game, RuntimeFault, tier, vm
-from innoscript.runtime import scenario as S
-from innoscript.runtime.bots import RandomBot
+from innoscript.runtime import Game, RuntimeFault
+from innoscript.runtime.machine import tier, vm
+from innoscript.runtime.tools import scenario as S
+from innoscript.runtime.bots.simple import RandomBot
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
 

@@ -1,7 +1,7 @@
 """A failed answer leaves the game exactly as it was, with one copy of the state per action.
 
 The engine keeps the state as it was at the start of the action and the answers given since; a
-failure restores the copy and replays those answers (runtime/engine.py). These tests fail an answer
+failure restores the copy and replays those answers (runtime/rules/engine.py). These tests fail an answer
 after several others in the same action, with random draws between them, and compare everything.
 """
 import json
@@ -11,8 +11,9 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, RuntimeFault
-from innoscript.runtime.bots import RandomBot, answer_for
-from innoscript.runtime.invariants import violations
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.rules.invariants import violations
 from writing_game import game_with_writing
 
 # two choices with draws between and after them, then a number out of range

@@ -5,8 +5,9 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, IllegalAnswer
-from innoscript.runtime.bots import RandomBot, answer_for
-from innoscript.runtime.views import resolve_token
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.api.views import resolve_token
 from leaks import check_seat, hidden_from, leaks
 
 
@@ -75,7 +76,7 @@ def test_undo_an_action_that_showed_nothing(bundle):
 
 
 def test_undo_restores_the_state(bundle):
-    from innoscript.runtime.scenario import build_state
+    from innoscript.runtime.tools.scenario import build_state
     data = {"edition": "3e", "players": 2, "do": {"draw": True},
             "setup": {"players": [{"board": {"purple": ["Philosophy"], "red": ["Oars", "Archery"]}}, {}]}}
     engine = build_state(data, bundle)
@@ -95,7 +96,7 @@ def test_undo_restores_the_state(bundle):
 @pytest.mark.parametrize("sets", [[], ["echoes"]])
 def test_a_lazy_view_reads_as_the_view(sets):
     """views.LazyView, part by part or whole, equals view() for every viewer at every decision."""
-    from innoscript.runtime.views import LazyView, view
+    from innoscript.runtime.api.views import LazyView, view
     game = Game.new("3e", 2, 5, fast=True, sets=sets)
     bot = RandomBot(1)
     for _ in range(120):

@@ -139,8 +139,9 @@ XSS = '<img src=x onerror="window.__pwned=1">'
 def saved_game(tmp_path, turns=None, seed=5, names=None, over=False, edition="3e"):
     """A saved game (as the web saves it) played by bots to a given turn, or to its end."""
     import json
-    from innoscript.runtime.bots import GreedyBot, RandomBot, answer_for
-    from innoscript.runtime.game import Game
+    from innoscript.runtime.bots.simple import GreedyBot, RandomBot
+    from innoscript.runtime.bots.base import answer_for
+    from innoscript.runtime.api.game import Game
     game = Game.new(edition=edition, players=2, seed=seed, names=names)
     bots = [GreedyBot(seed), RandomBot(seed + 1)]
     while not game.over and (over or game.state["turn"]["number"] < turns
@@ -326,9 +327,9 @@ def test_undo_button_follows_what_the_server_allows(server, browser):
 
 def test_sets_are_chosen_in_the_form_and_an_incomplete_set_is_noted(server, browser, shots):
     from innoscript.compiler.bundle import load_bundle
-    from innoscript.runtime.catalog import card_catalog
-    from innoscript.runtime.sets import report
-    from innoscript.runtime.state import Cards
+    from innoscript.runtime.api.faces import card_catalog
+    from innoscript.runtime.rules.sets import report
+    from innoscript.runtime.state.cards import Cards
     pg, errors = page(browser, server)
     pg.wait_for_selector("#sets input[value=echoes]")
     pg.select_option("#edition", "1e")                       # an edition without sets offers none

@@ -1,4 +1,4 @@
-"""The sets' per-player zones (runtime/zones.py), on the zone the Echoes manifests declare: limits from the
+"""The sets' per-player zones (runtime/rules/zones.py), on the zone the Echoes manifests declare: limits from the
 manifest expression at each move, card by card; visibility in views, events, options and the protocol; saves,
 hostile saves and invariants."""
 import json
@@ -8,11 +8,12 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import BadSave, Game
-from innoscript.runtime import zones
-from innoscript.runtime.bots import RandomBot, answer_for
-from innoscript.runtime.invariants import violations
-from innoscript.runtime.protocol import Hub
-from innoscript.runtime.store import Store
+from innoscript.runtime.rules import zones
+from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.rules.invariants import violations
+from innoscript.runtime.serving.protocol import Hub
+from innoscript.runtime.serving.store import Store
 from leaks import leaks
 from protocol_client import check
 

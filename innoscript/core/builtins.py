@@ -1,0 +1,75 @@
+"""Builtin functions callable from card scripts: name, argument types,
+result type and a one-line doc.  The resolver checks calls against this
+table, the VM implements each entry (runtime/machine/builtins.py) and the docs
+list it.  Types: int, bool, cards, color, colors, player, players, icon,
+values, str, any.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Builtin:
+    name: str
+    args: tuple[str, ...]
+    result: str
+    doc: str
+    variadic: bool = False
+    hex: bool = False        # its icon argument may be the hex (music notes and other hex-like icons count)
+
+
+BUILTINS: dict[str, Builtin] = {b.name: b for b in [
+    Builtin("count", ("any",), "int", "how many cards, colours, values or players"),
+    Builtin("value", ("cards",), "int", "the value of a card (the total value of several; 0 for none)"),
+    Builtin("highest", ("cards",), "int", "the highest value among the cards (0 for none); of a list of values, the highest "
+                                          "value: highest(bonuses(your board))"),
+    Builtin("lowest", ("cards",), "int", "the lowest value among the cards (0 for none)"),
+    Builtin("highest_value", ("values",), "int", "the highest of a list of values (0 for none; written 'highest(VALUES)')"),
+    Builtin("lowest_value", ("values",), "int", "the lowest of a list of values (0 for none; written 'lowest(VALUES)')"),
+    Builtin("color", ("cards",), "color", "the colour of a card (the first of several)"),
+    Builtin("colors", ("cards",), "colors", "the different colours among the cards, in colour order"),
+    Builtin("values_of", ("cards",), "values", "the different values among the cards"),
+    Builtin("values", ("int",), "values", "a list of values: values(7, 8)", variadic=True),
+    Builtin("icons", ("icon", "cards"), "int", "how many of the icon the cards show (visible icons for board cards; "
+                                               "'hex' counts hexes, music notes included)", hex=True),
+    Builtin("top", ("cards", "color"), "cards", "the top card of that colour among board cards"),
+    Builtin("pile", ("player", "color"), "cards", "the player's pile of that colour, top first"),
+    Builtin("first", ("cards", "int"), "cards", "the first n of an ordered set (a pile: its top n cards)"),
+    Builtin("below", ("cards", "int"), "cards", "all but the first n of an ordered set (a pile: the cards under its top n)"),
+    Builtin("last", ("cards", "int"), "cards", "the last n of an ordered set (a pile: its bottom n cards)"),
+    Builtin("splayed", ("str",), "colors", "colours of your board splayed in a direction ('left', 'right', 'up', 'aslant', 'any')"),
+    Builtin("splayable", ("player", "str"), "colors", "the colours of the player's board that could be splayed in a "
+                                                       "direction now (two or more cards, not already splayed so)"),
+    Builtin("splay_of", ("player", "color"), "str", "the splay direction of a player's pile ('none' when unsplayed)"),
+    Builtin("points", ("player",), "int", "the player's score (total value of the score pile)"),
+    Builtin("achievements", ("player",), "int", "how many achievements the player has"),
+    Builtin("demand_effects", ("cards",), "int", "how many of the cards have a demand effect"),
+    Builtin("owner", ("cards",), "player", "the player whose zone holds the card"),
+    Builtin("scored_this_turn", ("player",), "int", "cards the player scored this turn"),
+    Builtin("tucked_this_turn", ("player",), "int", "cards the player tucked this turn"),
+    Builtin("featured_icon", ("cards",), "icon", "the featured icon a card prints for its dogma (the first of several; "
+                                                 "compare it: featured_icon(it) == i)"),
+    Builtin("has", ("cards", "icon"), "bool", "whether any of the cards shows the icon (for an icon chosen at run time)"),
+    Builtin("all_colors", (), "colors", "every colour of the edition"),
+    Builtin("all_icons", (), "icons", "every icon of the edition (the hex excluded)"),
+    Builtin("ages", (), "values", "every age of the edition"),
+    Builtin("this_card", (), "cards", "the card whose effect is running (written 'this card')"),
+    Builtin("beneath", ("cards",), "cards", "the card directly beneath each card in its pile, or beneath where it was "
+                                            "when this effect moved it off a pile (written 'the card beneath X')"),
+    Builtin("all_beneath", ("cards",), "cards", "every card beneath the cards in their pile, or beneath where they were "
+                                                "when this effect moved them off (written 'all cards beneath X')"),
+    Builtin("above", ("cards",), "cards", "the card directly above each card in its pile (written 'X is directly "
+                                          "under ...')"),
+    Builtin("your_turn", (), "bool", "whether the performer ('you') is the player whose turn it is (written 'it is your turn')"),
+    Builtin("was_foreseen", (), "bool", "whether this card's execution is marked foreseen (written 'this card was foreseen')"),
+    Builtin("set", ("cards",), "str", "the set a card belongs to ('base' for the base game; the first of several)"),
+    Builtin("bonus", ("cards",), "int", "the bonus value a card prints (0 for none; the highest of several)"),
+    Builtin("bonuses", ("cards",), "values", "every visible bonus value of board cards (every printed one elsewhere), one per bonus"),
+    Builtin("bonus_points", ("player",), "int", "the player's points from bonuses: the highest visible bonus, plus 1 for each other one"),
+    Builtin("echo_effects", ("cards",), "int", "how many echo effects the cards show (visible ones for board cards)"),
+    Builtin("splay_rank", ("str",), "int", "a splay direction's rank: 'none' 0, then by how many icon positions it shows (left 1, right 2, up 3, aslant 4)"),
+    Builtin("highest_splay", ("player",), "str", "the player's highest-ranked splay direction ('none' when nothing is splayed)"),
+    Builtin("eligible", ("cards",), "bool",
+            "whether you may achieve the card now: the Achieve action's test on its value (every card, at least one)"),
+]}

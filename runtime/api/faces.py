@@ -1,0 +1,94 @@
+"""Cards as frontends draw them: a card's face, and the catalog of every card with its English.
+
+``card_face`` is what a view shows of a card anyone may see.  ``card_catalog``
+lists every card of an edition with the sets in play as the card renderer
+(runtime/serving/web/cards.js) draws it, for the protocol's ``cards`` reply,
+terminal play and the docs' gallery: its face, its set, bonuses and echo effect,
+and every effect's English generated from the script (compiler/tools/render.py).
+"""
+from __future__ import annotations
+
+from innoscript.compiler.bundle import edition_vocabulary, load_bundle, parse_card
+from innoscript.compiler.tools.render import Renderer
+from innoscript.core.editions import load_edition, normalise_sets
+from ..rules.sets import report
+from ..state.cards import Cards
+
+
+def card_face(cards: Cards, cid: int) -> dict:
+    """A card anyone may see, as views and the catalog show it."""
+    c = cards.cards[cid]
+    return {"id": cid, "name": c["name"], "age": c["age"], "color": c["color"], "icons": c["icons"],
+            "dogma": c["dogma"], "demand": cards.has_demand[cid], "implemented": bool(c["effects"])}
+
+
+# ---------------------------------------------------------------- the card renderer's catalog
+
+_CARD_CATALOGS: dict[tuple, dict] = {}     # (edition, sets) -> catalog, made once per process
+
+
+def card_catalog(edition: str, sets=()) -> dict:
+    """Every card of an edition with these sets in play as the card renderer (runtime/serving/web/cards.js) draws
+    it, for the protocol's ``cards`` reply, terminal play and the docs' gallery: its face, its set, bonuses and
+    echo effect, and every effect's English generated from the script, in the card's effect order (the index a
+    decision's ``effect`` names)."""
+    key = (edition, tuple(normalise_sets(sets)))
+    if key not in _CARD_CATALOGS:
+        while len(_CARD_CATALOGS) >= 8:
+            _CARD_CATALOGS.pop(next(iter(_CARD_CATALOGS)))
+        _CARD_CATALOGS[key] = _card_catalog(*key)
+    return _CARD_CATALOGS[key]
+
+
+def _card_catalog(edition: str, sets: tuple) -> dict:
+    bundle = load_bundle(edition, sets=sets)
+    ed = load_edition(edition, sets=sets)
+    vocab = edition_vocabulary(ed)
+    english = {}
+    for src in ed.sources:
+        ast = parse_card(src.text, src.relpath, vocab)[0]
+        english[ast.name] = effect_texts(ast)
+    cards = Cards(bundle)
+    out = []
+    for c in bundle["cards"]:
+        face = card_face(cards, c["id"])
+        texts = english.get(c["name"], [])
+        face["effects"] = [{"kind": e["kind"], "text": t} for e, t in zip(c["effects"], texts)]
+        face["set"] = c.get("set", "base")
+        if any(b is not None for b in c.get("bonuses") or ()):
+            face["bonuses"] = c["bonuses"]
+        echo = next((e["text"] for e in face["effects"] if e["kind"] == "echo"), None)
+        if echo is not None:
+            face["echo"] = echo
+        if c.get("no_effect"):
+            face["no_effect"] = True      # printed with no dogma effect (not a card still to script)
+        out.append(face)
+    m = bundle["manifest"]
+    manifest = {k: m[k] for k in ("colors", "icons", "hex", "icon_positions", "splays", "ages")}
+    # icons the sets add (a music note counts as a hex); bonus and echo cells are not icons to count
+    manifest["set_icons"] = {i: dict(v) for n in sorted(bundle.get("sets", {}))
+                             for i, v in bundle["sets"][n]["manifest"].get("icons", {}).items()}
+    return {"edition": bundle["edition"], "cards": out, "manifest": manifest,
+            "special_achievements": [s["name"] for s in bundle["special_achievements"]],
+            "sets": report(cards)}
+
+
+def effect_texts(ast) -> list[str]:
+    """Each effect's English, in the card's effect order (an echo effect where the card has it)."""
+    r = Renderer()
+    r.this = ast.name     # as the renderer names a card's own name
+    return [r.effect(e) for e in ast.effects]
+
+
+def editor_face(data: dict, ast) -> dict:
+    """A card being written (compiled data and its AST) in the renderer's terms, like a catalog entry."""
+    face = {"name": data["name"], "age": data["age"], "color": data["color"], "icons": data["icons"],
+            "dogma": data["dogma"], "demand": any(e["kind"] == "demand" for e in data["effects"]),
+            "implemented": bool(data["effects"]),
+            "effects": [{"kind": e["kind"], "text": t} for e, t in zip(data["effects"], effect_texts(ast))]}
+    if any(b is not None for b in data.get("bonuses") or ()):
+        face["bonuses"] = data["bonuses"]
+    echo = next((e["text"] for e in face["effects"] if e["kind"] == "echo"), None)
+    if echo is not None:
+        face["echo"] = echo
+    return face

@@ -1,0 +1,386 @@
+"""Per-player views: what one player (or a spectator) may see, by the rulebook.
+
+- Boards, splays and icon counts: public.
+- Your own hand and score pile: in full. Other players' hands and score
+  piles: how many cards and of which ages, never which cards.
+- Normal achievements: their ages only, for everyone (even their owner);
+  special achievements by name.
+- Revealed cards: public while revealed.  Supply piles: counts.  The junk:
+  counts and ages.
+- The sets' per-player zones (runtime/rules/zones.py), under ``zones``: to whoever
+  may see their cards, ``{"cards": [faces], "count": N, "limit": L}``; to the
+  others ``{"count": N, "ages": [...], "limit": L}`` when the size is public,
+  else ``{"limit": L}`` (L: null for no limit).
+- Options and teams: public.  In team play each player names its ``partner``
+  and ``team``; ``teams`` lists both teams with their pooled achievements and
+  combined points, and ``seating`` the turn order.
+- A card a player may not see is never named or numbered in that player's
+  view or events: it appears as ``{"hidden": true, "age": N, "ref": TOKEN}``,
+  where the token is an opaque per-game handle (an answer may use it).  The
+  options of an unrevealed choice (``unrevealed`` in the decision) are backs,
+  ``{"hidden": true, "age": N, "set": S, "ref": TOKEN}``, even to a chooser who
+  could see the cards.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Mapping
+
+from innoscript.core import opcodes as O
+from ..machine.expressions import points, team_points
+from ..rules import zones as Z
+from ..state import teams as T
+from ..state.board import board_icons, pile_echoes
+from ..state.cards import Cards
+from .faces import card_catalog, card_face
+from .wording import word
+
+
+def token(state: dict, cid: int) -> str:
+    key = state.get("secret", "").encode()
+    return "h" + hmac.new(key, str(cid).encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def resolve_token(state: dict, ref: str, n_cards: int):
+    for cid in range(n_cards):
+        if token(state, cid) == ref:
+            return cid
+    return None
+
+
+def visible_to(state: dict, cid: int, viewer: int | None, cards: Cards | None = None) -> bool:
+    """Whether the viewer may know this card's identity where it is now (a card in a set's zone:
+    by the zone's visibility, known from cards; without them, only its owner)."""
+    for p, pl in enumerate(state["players"]):
+        if cid in pl["revealed"]:
+            return True
+        if any(cid in pile["cards"] for pile in pl["board"].values()):
+            return True
+        if cid in pl["hand"] or cid in pl["score"]:
+            return viewer == p
+        if cid in pl["achievements"]:
+            return False
+        for name, ids in pl.get("zones", {}).items():
+            if cid in ids:
+                return Z.sees_cards(cards, name, p, viewer) if cards is not None else viewer == p
+    return False   # supply, available achievements, junk, removed
+
+
+def card_ref(cards: Cards, state: dict, cid, viewer: int | None):
+    if isinstance(cid, str):
+        return {"special": cid}
+    if visible_to(state, cid, viewer, cards):
+        return card_face(cards, cid)
+    return {"hidden": True, "age": cards.age[cid], "ref": token(state, cid)}
+
+
+def card_back(cards: Cards, state: dict, cid: int) -> dict:
+    """What a card's back shows: its age and set, with the opaque handle an answer uses."""
+    return {"hidden": True, "age": cards.age[cid], "set": cards.set[cid], "ref": token(state, cid)}
+
+
+def _ages(cards: Cards, ids) -> list[int]:
+    return sorted(cards.age[c] for c in ids if isinstance(c, int))
+
+
+def _players(cards: Cards, state: dict, viewer: int | None) -> list[dict]:
+    players = []
+    for p, pl in enumerate(state["players"]):
+        own = viewer == p
+        entry = {
+            "name": pl["name"],
+            "eliminated": pl.get("eliminated", False),
+            "board": {color: {"splay": pile["splay"], "cards": [card_face(cards, c) for c in pile["cards"]]}
+                      for color, pile in pl["board"].items()},
+            "icons": {i: icons.get(i, 0) for icons in (board_icons(cards, state, p),) for i in cards.icons},
+            "hand": ([card_face(cards, c) for c in pl["hand"]] if own else
+                     {"count": len(pl["hand"]), "ages": _ages(cards, pl["hand"])}),
+            "score": ([card_face(cards, c) for c in pl["score"]] if own else
+                      {"count": len(pl["score"]), "ages": _ages(cards, pl["score"])}),
+            "points": points(cards, state, p),
+            "achievements": {"ages": _ages(cards, pl["achievements"]),
+                             "special": [a for a in pl["achievements"] if isinstance(a, str)],
+                             "count": len(pl["achievements"])},
+            "revealed": [card_face(cards, c) for c in pl["revealed"]],
+        }
+        if "zones" in pl:
+            entry["zones"] = {z: zone_view(cards, state, p, z, viewer) for z in pl["zones"]}
+        if T.has_teams(state):
+            entry["partner"] = T.partners(state, p)[0]
+            entry["team"] = T.team_index(state, p)
+        players.append(entry)
+    return players
+
+
+def view(cards: Cards, state: dict, viewer: int | None) -> dict:
+    """The state as `viewer` may see it (None: a spectator)."""
+    players = _players(cards, state, viewer)
+    decision = decision_view(cards, state, viewer)
+    out = {
+        "edition": state["edition"],
+        "viewer": viewer,
+        "phase": state["phase"],
+        "turn": {k: state["turn"][k] for k in ("number", "active", "actions_left")},
+        "players": players,
+        "supply": {age: len(pile) for age, pile in state["supply"].items()},
+        "sets": list(state.get("sets", [])),
+        "set_supply": {name: {age: len(pile) for age, pile in piles.items()}
+                       for name, piles in state.get("set_supply", {}).items()},
+        "available": {"standard": _ages(cards, state["available"]["standard"]),
+                      "special": list(state["available"]["special"])},
+        "junk": {"count": len(state["junk"]), "ages": _ages(cards, state["junk"]),
+                 "special": list(state.get("junk_special", []))},
+        "decision": decision,
+        "result": state.get("result"),
+        "options": dict(state.get("options") or {}),
+        "teams": ([{"players": t, "achievements": T.achievement_count(state, t[0]),
+                    "points": team_points(cards, state, t[0])} for t in state["teams"]]
+                  if T.has_teams(state) else None),
+        "seating": T.seating(state),
+    }
+    if decision is not None and "options" in decision:
+        out["decision"]["wording"] = word(decision, out, effect_english(state["edition"], cards, decision))
+    return out
+
+
+class LazyView(Mapping):
+    """view() as a read-only mapping built as it is read (for a bot, which may read only the players):
+    "players" and the plain keys on their own, anything else from the whole view, built once. Every key
+    reads as in view() while the state stands still."""
+
+    _PLAIN = {"edition": lambda s: s["edition"], "phase": lambda s: s["phase"],
+              "turn": lambda s: {k: s["turn"][k] for k in ("number", "active", "actions_left")}}
+
+    def __init__(self, cards: Cards, state: dict, viewer: int | None):
+        self._cards, self._state, self._viewer = cards, state, viewer
+        self._built: dict = {"viewer": viewer}
+        self._order: list | None = None    # view()'s keys, once the whole view is built
+
+    def __getitem__(self, key):
+        built = self._built
+        if key not in built:
+            if key == "players":
+                built[key] = _players(self._cards, self._state, self._viewer)
+            elif key in self._PLAIN:
+                built[key] = self._PLAIN[key](self._state)
+            elif self._order is None:
+                whole = view(self._cards, self._state, self._viewer)
+                self._order = list(whole)
+                built.update({k: v for k, v in whole.items() if k not in built})
+        return built[key]
+
+    def _keys(self) -> list:
+        if self._order is None:
+            self["decision"]
+        return self._order
+
+    def __iter__(self):
+        return iter(self._keys())
+
+    def __len__(self):
+        return len(self._keys())
+
+
+def zone_view(cards: Cards, state: dict, p: int, zone: str, viewer: int | None) -> dict:
+    """One player's set zone as the viewer may see it."""
+    ids = state["players"][p]["zones"][zone]
+    out: dict = {"limit": Z.limit(cards, state, zone, p)}
+    if Z.sees_cards(cards, zone, p, viewer):
+        out.update(cards=[card_face(cards, c) for c in ids], count=len(ids))
+    elif Z.sees_size(cards, zone, p, viewer):
+        out.update(count=len(ids), ages=_ages(cards, ids))
+    return out
+
+
+def effect_english(edition: str, cards: Cards, decision: dict) -> str | None:
+    """The English of the effect that asks (None when the edition's texts are not at hand)."""
+    cid, e = decision.get("source_card"), decision.get("effect")
+    if cid is None or e is None:
+        return None
+    try:
+        entry = next(c for c in card_catalog(edition, cards.set_names)["cards"] if c["name"] == cards.name[cid])
+        return entry["effects"][e]["text"]
+    except Exception:   # an edition from other sources (the editor's sandbox): no text
+        return None
+
+
+def decision_view(cards: Cards, state: dict, viewer: int | None, previews: bool = True):
+    """The pending decision as the viewer sees it: who and what for everyone, the options only for the decider
+    (previews=False: the dogma options without their previews, for a bot that never reads them)."""
+    pending = state.get("pending")
+    if pending is None:
+        return None
+    decision = {"id": pending["id"], "player": pending["player"], "kind": pending["kind"]}
+    if viewer == pending["player"]:
+        decision.update({k: v for k, v in pending.items() if k not in ("options",)})
+        tables: dict | None = {} if previews else None     # the players' icon tables, once per decision
+        decision["options"] = [option_view(cards, state, pending, o, viewer, tables) for o in pending["options"]]
+        decision.update(decision_context(cards, state, pending))
+    return decision
+
+
+_ACTS = {"TRANSFER": "transfer", "DRAW": "draw", "EXCHANGE": "exchange", "SPLAY": "splay", "UNSPLAY": "unsplay",
+         "REARRANGE": "rearrange", "EXECUTE": "execute", "CLAIM": "achieve"}
+
+
+def decision_context(cards: Cards, state: dict, pending: dict) -> dict:
+    """Which effect is asking (card id, effect index, its kind) and, for a yes/no, the verb it decides, so a
+    frontend can word the question from the effect's English."""
+    d = state.get("dogma")
+    frame = d["stack"][-1] if d and d.get("stack") and not d.get("prelude") else None
+    if not frame or "pc" not in frame or frame.get("card", -1) < 0:
+        return {}
+    out = {"source_card": frame["card"], "effect": frame["effect"], "effect_kind": frame["kind"]}
+    if frame["kind"] in ("demand", "compel"):
+        out["demanded_by"] = frame["me"]
+    if pending["kind"] == "yes_no" and "purpose" not in pending:
+        code = cards.cards[frame["card"]]["effects"][frame["effect"]]["code"]
+        for ins in code[frame["pc"] + 1: frame["pc"] + 14]:
+            name = O.OPCODES[ins[0]].name
+            if name == "MOVE":
+                out["purpose"] = O.ENUMS["verb"][ins[1]]
+                break
+            if name in _ACTS:
+                out["purpose"] = _ACTS[name]
+                break
+    return out
+
+
+def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int, tables: dict | None = None):
+    kind = pending["kind"]
+    if kind in ("select_cards", "order", "initial_meld") and isinstance(option, int):
+        if pending.get("unrevealed"):   # an unrevealed choice: the back only, whoever could see the card
+            return card_back(cards, state, option)
+        return card_ref(cards, state, option, viewer)
+    if kind == "action":
+        out = dict(option)
+        if "card" in out:
+            if out["type"] == "dogma" and tables is not None:
+                out["preview"] = dogma_preview(cards, state, pending["player"], out["card"], tables)
+            out["card"] = card_face(cards, out["card"])
+        return out
+    if kind == "select_cards" and isinstance(option, str):
+        return {"special": option}
+    return option
+
+
+def dogma_preview(cards: Cards, state: dict, p: int, cid: int, tables: dict | None = None) -> dict:
+    """Who would share this dogma's non-demand and echo effects and who would be hit by its demands, from
+    the current icon counts (the dogma icon: as many or more shares, fewer is demanded of); ``echo_cards``
+    names the cards whose echo effects would run first (the pile's visible ones, deepest first). tables:
+    the players' icon tables by player, filled as needed (shared by the previews of one decision)."""
+    icon = cards.cards[cid]["dogma"]
+    tables = {} if tables is None else tables
+    for q in range(len(state["players"])):
+        if q not in tables:
+            tables[q] = board_icons(cards, state, q)
+    counts = [tables[q].get(icon, 0) for q in range(len(state["players"]))]
+    kinds = {e["kind"] for e in cards.cards[cid]["effects"]} - {"echo"}
+    echoes = pile_echoes(cards, state, cid)
+    others = [q for q, pl in enumerate(state["players"]) if q != p and not pl.get("eliminated")]
+    rivals = [q for q in T.opponents(state, p) if q in others]    # demands never reach a partner
+    shared = kinds - {"demand", "compel"} or echoes               # echo effects are shared like non-demands
+    shares = [q for q in others if counts[q] >= counts[p]] if shared else []
+    hit = [q for q in rivals if counts[q] < counts[p]] if "demand" in kinds else []
+    hit += [q for q in rivals if counts[q] >= counts[p]] if "compel" in kinds else []
+    return {"icon": icon, "counts": counts, "shares": shares, "echo_cards": [cards.name[c] for c in echoes],
+            "opponents_share": [q for q in shares if q in rivals], "demanded": sorted(set(hit))}
+
+
+def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> dict:
+    """An event as the viewer may see it (after it happened: judged on the current state)."""
+    out = dict(event)
+    if "card" in out and isinstance(out["card"], int):
+        cid = out["card"]
+        t = out["type"]
+        seen = visible_to(state, cid, viewer, cards) or (t in ("draw", "look") and out.get("player") == viewer) \
+            or t in ("meld", "tuck", "reveal", "dogma", "execute", "effect", "chain_achievement") \
+            or (t == "transfer" and out.get("zone") == "board")
+        if t == "achieve":
+            seen = False
+        out["card"] = card_face(cards, cid) if seen else {"hidden": True, "age": cards.age[cid]}
+    if out.get("type") == "exchange":
+        out["cards"] = [card_ref(cards, state, c, viewer) for c in out.get("cards", [])]
+        out["other"] = [card_ref(cards, state, c, viewer) for c in out.get("other", [])]
+    if out.get("type") == "action" and "card" in out.get("action", {}):
+        a = dict(out["action"])
+        cid = a["card"]
+        a["card"] = card_face(cards, cid) if a["type"] in ("dogma", "meld") else {"hidden": True, "age": cards.age[cid]}
+        out["action"] = a
+    return out
+
+
+# the base game's places; any other place a move comes from is a set's zone, taken as hidden
+_BASE_ZONES = {"hand", "score", "board", "supply", "achievements", "available", "junk", "removed", None}
+
+
+def reveals_hidden(events: list[dict], state_before: dict | None = None, people=None) -> bool:
+    """Whether these events showed one of `people` (default: anyone) a card they could not see before (no
+    undo past them). A card that leaves your own hand or score pile was never hidden from you."""
+    hidden_zones = {"hand", "score", "supply", "achievements", "available"}
+    everyone = object()
+
+    def shown(to) -> bool:
+        if to is everyone:
+            return True
+        return any(p is not None and (people is None or p in people) for p in to)
+    for ev in events:
+        t = ev["type"]
+        owner = ev.get("from_player")
+        if t in ("draw", "look"):   # a look: the performer alone sees the card
+            seen = [ev.get("player")]
+        elif t in ("reveal", "exchange"):
+            seen = everyone
+        elif t == "transfer" and ev.get("zone") == "available":   # face down: no one sees it
+            continue
+        elif t in ("meld", "tuck", "transfer", "take", "keep", "score", "return") and (
+                ev.get("from") in hidden_zones or ev.get("from") not in _BASE_ZONES):   # a set's zone: hidden
+            to_player = ev.get("to", ev.get("player"))
+            if t in ("meld", "tuck") or ev.get("zone") == "board":
+                seen = everyone if owner is None or people is None else [p for p in people if p != owner]
+            elif to_player != owner:
+                seen = [to_player]
+            else:
+                continue
+        else:
+            continue
+        if people is None and seen is not everyone and seen:
+            return True
+        if seen is everyone and (people is None or people):
+            return True
+        if seen is not everyone and shown(seen):
+            return True
+    return False
+
+
+def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
+    """An answer given in a view's terms (visible cards by id, hidden ones by handle, action cards
+    as faces) turned into the engine's terms. Raises ValueError for an unknown handle."""
+    if decision["kind"] == "action":
+        for o in decision["options"]:
+            if o is answer:
+                return answer       # one of the engine's own options (a bot's answer, as simulations play)
+    n = len(cards.cards)
+
+    def one(a):
+        if isinstance(a, str) and a.startswith("h") and len(a) == 17:
+            cid = resolve_token(state, a, n)
+            if cid is None:
+                raise ValueError(f"unknown card handle {a!r}")
+            return cid
+        if isinstance(a, dict) and "ref" in a:
+            return one(a["ref"])
+        if isinstance(a, dict) and "special" in a:
+            return a["special"]
+        if isinstance(a, dict) and "id" in a and decision["kind"] != "action":
+            return a["id"]
+        return a
+    if decision["kind"] == "action" and isinstance(answer, dict):
+        answer = {k: v for k, v in answer.items() if k != "preview"}   # the preview is for reading only
+        if isinstance(answer.get("card"), dict):
+            return {**answer, "card": answer["card"].get("id")}
+        return answer
+    if isinstance(answer, list):
+        return [one(a) for a in answer]
+    return one(answer)

@@ -1,0 +1,385 @@
+"""Implementations of the builtin functions listed in innoscript/core/builtins.py.
+
+Each takes the engine, the calling frame and the evaluated arguments.  A
+test checks that every builtin of the table has an implementation here.
+"""
+from __future__ import annotations
+
+from ..state import teams
+from ..state.board import board_table, highest_top_value, locate, may_achieve, pile_ends, pile_icons
+
+
+def _list(v):
+    if v is None:
+        return []
+    return v if isinstance(v, list) else [v]
+
+
+def _count(e, f, x):
+    if isinstance(x, int) and not isinstance(x, bool):
+        return x
+    return len(_list(x))
+
+
+def _value(e, f, cs):
+    return sum(e.cards.age[c] for c in _list(cs))
+
+
+def _highest(e, f, cs):
+    age = e.cards.age
+    return max(map(age.__getitem__, _list(cs)), default=0)
+
+
+def _lowest(e, f, cs):
+    age = e.cards.age
+    return min(map(age.__getitem__, _list(cs)), default=0)
+
+
+def _highest_value(e, f, vs):
+    return max(_list(vs), default=0)
+
+
+def _lowest_value(e, f, vs):
+    return min(_list(vs), default=0)
+
+
+def _color(e, f, cs):
+    cs = _list(cs)
+    return e.cards.color[cs[0]] if cs else None
+
+
+def _colors(e, f, cs):
+    present = {e.cards.color[c] for c in _list(cs)}
+    return [c for c in e.cards.colors if c in present]
+
+
+def _values_of(e, f, cs):
+    return sorted({e.cards.age[c] for c in _list(cs)})
+
+
+def _values(e, f, *vs):
+    return [v for v in vs if v is not None]
+
+
+def _icons(e, f, icon, cs):
+    cs = _list(cs)
+    if not cs:
+        return 0
+    key = None
+    if "you" in f:   # one pile of your board or all of it: its icon table
+        c0 = cs[0]
+        pile = e.state["players"][f["you"]]["board"].get(e.cards.color[c0]) if isinstance(c0, int) else None
+        if pile is not None and pile["cards"] and pile["cards"][0] == c0:
+            if icon != e.cards.hex:
+                if cs == pile["cards"]:
+                    return pile_icons(e.cards, pile).get(icon, 0)
+                board, table = board_table(e.cards, e.state, f["you"], e.icon_cache)
+                if cs == board:
+                    return table.get(icon, 0)
+            elif cs == pile["cards"] and "revs" in e.state:
+                # the hex and its likes of one of your piles: kept while your revision stands still
+                key = ("hex", f["you"], e.cards.color[c0], e.state["revs"][f["you"]])
+    if key is None:
+        key = (e.state.get("rev", 0), tuple(cs))
+    counts = e.icon_cache.get(key)
+    if counts is None:
+        counts = _count_icons(e, cs)
+        if len(e.icon_cache) > 4096:
+            e.icon_cache.clear()
+        e.icon_cache[key] = counts
+    return 0 if icon in e.cards.not_icons else counts.get(icon, 0)   # an echo box, a bonus that is no icon
+
+
+def board_icons_of(e, f, icon, who):
+    """icons(icon, who's board) when who is the frame's 'you' and the icon an ordinary one: the icon table
+    kept per revision, as _icons finds it for a whole board (the compiled tier calls this for that pattern);
+    None when _icons must be asked."""
+    if who.__class__ is not int or icon.__class__ is not str or who != f.get("you") or icon == e.cards.hex \
+            or "revs" not in e.state:
+        return None
+    board, table = board_table(e.cards, e.state, who, e.icon_cache)
+    return table.get(icon, 0) if board else 0
+
+
+def board_colors_of(e, who):
+    """colors(who's board) when who is one player: the colours of who's piles with cards (a card lies
+    in the pile of its colour), in the manifest's order; None when _colors must be asked."""
+    if who.__class__ is not int:
+        return None
+    board = e.state["players"][who]["board"]
+    out = []
+    for c in e.cards.colors:
+        if board[c]["cards"]:
+            out.append(c)
+    return out
+
+
+def _hex_like(cards) -> set:
+    """The hex and the icons the sets in play count as the hex (music notes)."""
+    if not hasattr(cards, "hex_like"):
+        cards.hex_like = {cards.hex} | {name for n in cards.set_names
+                                        for name, spec in cards.bundle["sets"][n]["manifest"].get("icons", {}).items()
+                                        if spec.get("counts_as") == cards.hex}
+    return cards.hex_like
+
+
+def _count_icons(e, cs) -> dict:
+    """Every icon the cards show, in one pass: visible icons for board cards, printed ones elsewhere; the
+    hex's count (under its own name) takes in every visible hex-like icon too."""
+    cards = e.cards
+    hexes = _hex_like(cards)
+    places = _board_places(e)
+    counts: dict = {}
+    for c in cs:
+        printed = cards.printed[c]
+        for k in _shown_positions(e, c, places):
+            i = printed[k]
+            if i in hexes:
+                counts[cards.hex] = counts.get(cards.hex, 0) + 1
+            if i != cards.hex:
+                counts[i] = counts.get(i, 0) + 1
+    return counts
+
+
+def _top(e, f, cs, color):
+    tops = pile_ends(e.state, 0)
+    return [c for c in _list(cs) if e.cards.color[c] == color and c in tops][:1]
+
+
+def _pile(e, f, p, color):
+    if p is None or color is None:
+        return []
+    return list(e.state["players"][p]["board"][color]["cards"])
+
+
+def _first(e, f, cs, n):
+    return _list(cs)[:max(n, 0)]
+
+
+def _below(e, f, cs, n):
+    return _list(cs)[max(n, 0):]
+
+
+def _last(e, f, cs, n):
+    cs = _list(cs)
+    return cs[max(len(cs) - n, 0):] if n > 0 else []
+
+
+def _splayed(e, f, direction):
+    board = e.state["players"][f["you"]]["board"]
+    out = []
+    for c in e.cards.colors:
+        splay = board[c]["splay"]
+        if splay != "none" if direction == "any" else splay == direction:
+            out.append(c)
+    return out
+
+
+def _splayable(e, f, p, direction):
+    if p is None:
+        return []
+    board = e.state["players"][p]["board"]
+    return [c for c in e.cards.colors if len(board[c]["cards"]) >= 2 and board[c]["splay"] != direction]
+
+
+def _splay_of(e, f, p, color):
+    return e.state["players"][p]["board"][color]["splay"]
+
+
+def _points(e, f, p):
+    return e.points(p) if p is not None else 0      # the host's: a set in play may add to the score
+
+
+def _achievements(e, f, p):
+    return teams.achievement_count(e.state, p) if p is not None else 0   # a team's are pooled
+
+
+def _eligible(e, f, cs):
+    cs = _list(cs)
+    if not cs:
+        return False
+    you = f["you"]
+    score, top = e.points(you), highest_top_value(e.cards, e.state, you)
+    return all(may_achieve(score, top, e.cards.age[c]) for c in cs)
+
+
+def _demand_effects(e, f, cs):
+    return sum(map(e.cards.has_demand.__getitem__, _list(cs)))
+
+
+def _owner(e, f, cs):
+    cs = _list(cs)
+    return locate(e.state, cs[0])[1] if cs else None
+
+
+def _scored(e, f, p):
+    return e.state["turn"]["scored"][p]
+
+
+def _tucked(e, f, p):
+    return e.state["turn"]["tucked"][p]
+
+
+def _has(e, f, cs, icon):
+    return any(icon in e.cards.printed[c] for c in _list(cs))
+
+
+def _featured_icon(e, f, cs):
+    cs = _list(cs)
+    return e.cards.cards[cs[0]]["dogma"] if cs else None
+
+
+def _all_colors(e, f):
+    return list(e.cards.colors)
+
+
+def _all_icons(e, f):
+    return list(e.cards.icons)
+
+
+def _ages(e, f):
+    return list(e.cards.ages)
+
+
+def _this_card(e, f):
+    return [f["card"]] if f.get("card", -1) >= 0 else []
+
+
+def _under(e, f, c) -> list:
+    """The cards under c in its pile, top first; for a card this effect moved off a pile, the cards that were
+    under it then and are still on that pile."""
+    for rec in f.get("left_piles") or ():
+        if rec[0] == c:
+            pile = e.state["players"][rec[1]]["board"][rec[2]]["cards"]
+            return [x for x in rec[3:] if x in pile]
+    zone, p, color = locate(e.state, c)
+    if zone != "board":
+        return []
+    pile = e.state["players"][p]["board"][color]["cards"]
+    return pile[pile.index(c) + 1:]
+
+
+def _beneath(e, f, cs):
+    out = []
+    for c in _list(cs):
+        out += _under(e, f, c)[:1]
+    return [c for c in dict.fromkeys(out) if c not in _list(cs)]
+
+
+def _all_beneath(e, f, cs):
+    out = []
+    for c in _list(cs):
+        out += _under(e, f, c)
+    return [c for c in dict.fromkeys(out) if c not in _list(cs)]
+
+
+def _above(e, f, cs):
+    out = []
+    for c in _list(cs):
+        zone, p, color = locate(e.state, c)
+        if zone == "board":
+            pile = e.state["players"][p]["board"][color]["cards"]
+            i = pile.index(c)
+            out += pile[i - 1:i] if i > 0 else []
+    return list(dict.fromkeys(out))
+
+
+def _your_turn(e, f):
+    return f["you"] == e.state["turn"]["active"]
+
+
+def _was_foreseen(e, f):
+    return bool(f.get("foreseen"))
+
+
+def _set(e, f, cs):
+    cs = _list(cs)
+    return e.cards.set[cs[0]] if cs else None
+
+
+def _bonus(e, f, cs):
+    return max((b or 0 for c in _list(cs) for b in (e.cards.bonus[c] or ())), default=0)
+
+
+def _board_places(e) -> dict:
+    """card -> (splay, is top) for every board card (kept in the engine's derived cache for the
+    state's revision)."""
+    key = ("places", e.state.get("rev", 0))
+    out = e.icon_cache.get(key)
+    if out is not None:
+        return out
+    if len(e.icon_cache) > 4096:
+        e.icon_cache.clear()
+    out = e.icon_cache[key] = {}
+    for pl in e.state["players"]:
+        for pile in pl["board"].values():
+            for i, c in enumerate(pile["cards"]):
+                out[c] = (pile["splay"], i == 0)
+    return out
+
+
+def _shown_positions(e, c, places) -> list[int]:
+    where = places.get(c)
+    return list(range(len(e.cards.printed[c]))) if where is None else e.cards.visible_positions(c, *where)
+
+
+def _bonuses(e, f, cs):
+    places = _board_places(e)
+    out = []
+    for c in _list(cs):
+        printed = e.cards.bonus[c]
+        if printed:
+            out += [printed[k] for k in _shown_positions(e, c, places) if printed[k]]
+    return out
+
+
+def _bonus_points(e, f, p):
+    if p is None:
+        return 0
+    vals: list = []     # _bonuses of p's board, pile by pile
+    cards = e.cards
+    for pile in e.state["players"][p]["board"].values():
+        for i, c in enumerate(pile["cards"]):
+            printed = cards.bonus[c]
+            if printed:
+                vals += [printed[k] for k in cards.visible_positions(c, pile["splay"], i == 0) if printed[k]]
+    return max(vals) + len(vals) - 1 if vals else 0
+
+
+def _echo_effects(e, f, cs):
+    places = _board_places(e)
+    return sum(1 for c in _list(cs) if e.cards.echo_position[c] is not None
+               and e.cards.echo_position[c] in _shown_positions(e, c, places))
+
+
+def _splay_rank(e, f, direction):
+    # a splay's rank is how many icon positions it shows (left 1 ... aslant 4): the bundle's manifest
+    # keys are sorted, so their order is not the edition's
+    order = sorted(e.cards.manifest["splays"], key=lambda d: (len(e.cards.manifest["splays"][d]), d))
+    return order.index(direction) + 1 if direction in order else 0
+
+
+def _highest_splay(e, f, p):
+    if p is None:
+        return "none"
+    return max((pile["splay"] for pile in e.state["players"][p]["board"].values()),
+               key=lambda d: _splay_rank(e, f, d), default="none")
+
+
+IMPLEMENTATIONS = {
+    "count": _count, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
+    "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
+    "pile": _pile, "first": _first, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of, "splayable": _splayable,
+    "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
+    "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
+    "all_icons": _all_icons, "has": _has, "ages": _ages, "this_card": _this_card,
+    "beneath": _beneath, "all_beneath": _all_beneath, "above": _above,
+    "was_foreseen": _was_foreseen, "your_turn": _your_turn, "set": _set, "bonus": _bonus, "bonuses": _bonuses,
+    "bonus_points": _bonus_points, "echo_effects": _echo_effects, "splay_rank": _splay_rank,
+    "highest_splay": _highest_splay,
+    "eligible": _eligible, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
+}
+
+
+def call(engine, frame, name: str, args: list):
+    return IMPLEMENTATIONS[name](engine, frame, *args)

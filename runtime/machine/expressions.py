@@ -1,0 +1,132 @@
+"""Expressions outside effects: the sets' manifest expressions, and the score they add.
+
+A set's manifest holds InnoScript expressions (docs/sets.md): a ``draw_rule``
+(does a plain draw take this set's card?), a ``score`` (points the set adds to
+the score pile's) and a zone's ``limit``.  They are compiled into the bundle
+and run here by the same VM as effects, for one player ('you'), outside any
+action: no decisions, a small budget of their own.  Asked at every draw and
+every score read, a value is kept with the contents of what the expression
+reads (its read set, innoscript/core/readsets.py) and computed again only when
+they differ.
+
+``points`` is the score: the score pile's total value plus what the sets in
+play add.  The VM reaches it through its host (``engine.points``), so the
+builtins need not import this module, which runs the VM.
+"""
+from __future__ import annotations
+
+from innoscript.core.readsets import read_set
+from ..state import fingerprints, teams
+from ..state.board import highest_top_value, may_achieve
+from ..state.cards import Cards
+from . import vm
+
+
+# An expression of a manifest is small; this bounds one that loops by mistake.
+EXPRESSION_BUDGET = 20_000
+
+
+class _Reader:
+    """The VM's host for an expression evaluated outside an action (a score read from a view or a
+    bot): no moves or decisions, its own small budget, its own icon cache."""
+
+    trace = None
+    tier = "vm"
+
+    def __init__(self, cards, state):
+        self.cards, self.state = cards, state
+        self.budget = EXPRESSION_BUDGET
+        self.icon_cache: dict = {}
+
+    def points(self, p: int) -> int:
+        return points(self.cards, self.state, p)
+
+
+def evaluate(cards, state: dict, set_name: str, what: str, p: int):
+    """The value of a set's expression ``what`` (``draw_rule``, ``score``) for player p; None when
+    the set has none. Run by the same VM as effects, with 'you' = p. Asked at every draw and every
+    score read, so a value is kept with the contents of what the expression reads (its read set,
+    found as the compiler finds a condition's) and computed again only when they differ."""
+    chunk = cards.bundle["sets"][set_name].get(what)
+    if chunk is None:
+        return None
+    return kept_value(cards, state, chunk, f"{set_name}:{what}", p)
+
+
+def kept_value(cards, state: dict, chunk: dict, label: str, p: int):
+    """A manifest expression's value for player p (``label`` names it: 'echoes:score',
+    'echoes:zones/forecast/limit'), kept with the contents of its read set and run again only when
+    they differ; an expression whose reads cannot be compared runs every time."""
+    reads = _read_set(cards, label, chunk)
+    if reads is None:
+        return run_chunk(cards, state, chunk, label, p)
+    key = (label, p, fingerprints.contents(state, reads, p))
+    cache = cards.__dict__.setdefault("expression_values", {})
+    if key not in cache:
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = run_chunk(cards, state, chunk, label, p)
+    return cache[key]
+
+
+def _read_set(cards, label: str, chunk: dict):
+    """The expression's read set when its contents can be compared (runtime/state/fingerprints.py),
+    else None."""
+    known = cards.__dict__.setdefault("expression_reads", {})
+    if label not in known:
+        reads = tuple(read_set(chunk))
+        known[label] = reads if fingerprints.comparable(reads) else None
+    return known[label]
+
+
+def run_chunk(cards, state: dict, chunk: dict, label: str, p: int):
+    """Any compiled manifest expression (a zone's limit too) for player p."""
+    reader = _Reader(cards, state)
+    frame = {"card": -1, "chunk": chunk, "label": label, "kind": "condition", "pc": 0,
+             "stack": [], "locals": [None] * len(chunk["locals"]), "you": p, "me": p, "did": False}
+    vm.run_vm(reader, frame)     # the reader's tier is the VM
+    return frame.get("result")
+
+
+def extra_points(cards, state: dict, p: int) -> int:
+    """The points the sets in play add to p's score pile (bonuses, for instance)."""
+    total = 0
+    for n in cards.set_names:
+        v = evaluate(cards, state, n, "score", p)
+        if v:
+            total += int(v)
+    return total
+
+
+def draw_set(cards, state: dict, p: int) -> str:
+    """The set a plain draw of p's takes its card from: the first set in play whose draw rule holds
+    for p, else the base cards."""
+    for n in cards.set_names:    # in name order
+        if evaluate(cards, state, n, "draw_rule", p):
+            return n
+    return "base"
+
+
+def points(cards: Cards, state: dict, p: int) -> int:
+    """The score: the score pile's total value, plus what the sets in play add."""
+    pile = sum(map(cards.age.__getitem__, state["players"][p]["score"]))
+    if cards.set_names:
+        pile += extra_points(cards, state, p)
+    return pile
+
+
+def team_points(cards: Cards, state: dict, p: int) -> int:
+    """p's team's points together (p's own in a classic game)."""
+    return sum(points(cards, state, q) for q in teams.team(state, p))
+
+
+def achievable(cards: Cards, state: dict, p: int, values) -> list:
+    """The values of ``values`` that pass the achieve test (state/board.py's may_achieve) for p now,
+    the score counted once for all."""
+    if not values:
+        return []
+    score, lowest = points(cards, state, p), min(values)
+    if not may_achieve(score, lowest, lowest):
+        return []      # the common case: not even the lowest is affordable, no need to look at the board
+    top = highest_top_value(cards, state, p)
+    return [v for v in values if may_achieve(score, top, v)]

@@ -1,0 +1,74 @@
+"""Hook points: the moments at which the engine runs a set's rules.
+
+A set's ``rules/*.inno`` files hold ``hook POINT(params) { ... }`` blocks,
+compiled into the bundle (``sets.<set>.hooks``: point, params, source,
+chunk; the table of points is innoscript/core/hook_points.py).  When a point is reached
+the engine runs every hook of that point, sets in name order and each set's
+hooks in file order, with "you" the active player and the point's arguments
+in the hook's first locals.
+
+A hook runs like a dogma effect: its frames live on the stack of
+``state["dogma"]`` (a hook context: ``hook`` names the point, ``card`` is
+-1), so it can ask decisions, be saved and loaded half-way, be undone with
+its action and share the action's budgets.  A hook frame's ``card`` is
+``HOOK`` and its ``effect`` the hook's index in ``Cards.hooks``.
+
+Points run here:
+
+- ``meld_action(melded, covered)``: after a Meld action (never after a meld
+  inside an effect), with the card melded and the card it covered (none when
+  it started a pile); the action ends when the hooks are done, so the checks
+  at the end of an action come after them;
+- ``turn_start``: at the start of each turn, before its first action; the
+  turn's actions follow when the hooks are done.
+"""
+from __future__ import annotations
+
+from ..machine.frames import HOOK
+
+
+def new_hook_frame(cards, k: int, you: int, args: list) -> dict:
+    chunk = cards.hooks[k]["chunk"]
+    local = [None] * len(chunk["locals"])
+    n = min(len(args), len(local))     # the compiler gives a hook one local per parameter of its point
+    local[:n] = args[:n]
+    return {"card": HOOK, "effect": k, "kind": chunk["kind"], "pc": 0, "stack": [], "locals": local,
+            "you": you, "me": you, "did": False, "sel_full": None}
+
+
+class Hooks:
+    """Running the sets' hooks at the hook points. Mixed into the Engine (runtime/rules/engine.py)."""
+
+    def hooks_at(self, point: str) -> list[int]:
+        return list(self.cards.hooks_at.get(point, ()))
+
+    def run_hooks(self, point: str, args: list) -> bool:
+        """Start the hooks of a point for the active player; False when there are none (nothing
+        changes). They run from the main loop in phase "dogma", as a hook context."""
+        found = self.hooks_at(point)
+        st = self.state
+        p = st["turn"]["active"]
+        if not found or st["players"][p].get("eliminated"):
+            return False
+        st["dogma"] = {"card": -1, "hook": point, "active": p, "icon": None,
+                       "counts": [0] * len(st["players"]), "vars": {}, "records": [], "changes": 0,
+                       "shared_change": False, "stack": [{"work": [[HOOK, k, p, p, False, args] for k in found]}],
+                       "prelude": [], "prelude_frame": {}, "excluded": [], "built": True}
+        st["phase"] = "dogma"
+        return True
+
+    def start_turn(self) -> None:
+        """The turn has begun: its turn_start hooks run before the first action."""
+        self.run_hooks("turn_start", [])
+
+    def _end_hooks(self, d: dict) -> None:
+        """A hook context is over: a Meld action's ends the action; turn_start's lets the turn begin."""
+        if d["hook"] == "turn_start":
+            st = self.state
+            st["dogma"] = None
+            if st["phase"] != "over":
+                st["phase"] = "action"
+            if d.get("claims"):
+                self._claim_queued(d["claims"])
+            return
+        self._end_action()

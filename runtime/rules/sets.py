@@ -1,0 +1,61 @@
+"""Sets in play: what each set's manifest adds to a game, read from the bundle.
+
+A game is an edition plus any number of sets (expansions); the bundle holds
+each set's compiled manifest under ``sets`` (docs/bundle.md), its cards in
+the card table with their ``set``.  This module answers, for the rest of the
+runtime, the questions whose answers are a set's data:
+
+- which sets are in play (``names``: in name order, the order draw rules are
+  tried in), and whether each is complete (``report``, ``warnings``);
+- the achievements each set adds to the number needed to win
+  (``achievements_bonus``);
+- when a special achievement is checked (its set's ``special_achievement_check``
+  rule, else the edition's).
+
+A set's InnoScript expressions (its ``draw_rule``, ``score`` and zone limits)
+are evaluated by runtime/machine/expressions.py.
+
+Nothing here names a set: every set is handled by the same code.
+"""
+from __future__ import annotations
+
+
+def names(cards) -> list[str]:
+    return sorted(cards.bundle.get("sets", {}))
+
+
+def manifest(cards, name: str) -> dict:
+    return cards.bundle["sets"][name]["manifest"]
+
+
+def report(cards) -> list[dict]:
+    """Each set in play: its name, label, how many cards it has in the game and how many it should
+    have (``cards_expected``); a set with fewer is incomplete, and every frontend says so."""
+    out = []
+    for n in names(cards):
+        m = manifest(cards, n)
+        have = sum(1 for s in cards.set if s == n)
+        out.append({"set": n, "label": m.get("label", n), "cards": have, "expected": m.get("cards_expected", have),
+                    "complete": have >= m.get("cards_expected", have)})
+    return out
+
+
+def warnings(cards) -> list[str]:
+    """One line per incomplete set in play."""
+    return [f"set {r['set']} is incomplete: {r['cards']} of its {r['expected']} cards are written; the others "
+            "are not in the game" for r in report(cards) if not r["complete"]]
+
+
+def achievements_bonus(cards) -> int:
+    """What the sets in play add to the achievements needed to win."""
+    return sum(manifest(cards, n).get("achievements_to_win_bonus", 0) for n in names(cards))
+
+
+def special_check(cards, name: str):
+    """When a special achievement is checked ("immediately" or "end_of_action")."""
+    own = cards.specials[name].get("set")
+    if own and own in cards.bundle.get("sets", {}):
+        when = manifest(cards, own).get("rules", {}).get("special_achievement_check")
+        if when:
+            return when
+    return cards.manifest["rules"].get("special_achievement_check")

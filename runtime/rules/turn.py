@@ -1,0 +1,149 @@
+"""The turn: set-up melds, the action phase, the four actions and the end of an action.
+
+A game starts in phase ``setup`` (every player chooses a card to meld, all
+are melded together, the first card by title starts), then alternates
+``action`` decisions.  Draw, Meld and Achieve finish at once; Dogma moves the
+game to phase ``dogma`` (runtime/rules/dogma.py), which ends through
+``_end_action`` like the others.  The end of an action runs the checks the
+manifest places there (queued claims, special achievements, the 4th-edition
+win check), then passes the turn when its actions are used: the first turns
+have one action (manifest ``opening_single_action_turns``).  Seating (turn
+order, opponents, neighbours, teams) is runtime/state/teams.py's.
+"""
+from __future__ import annotations
+
+from ..state import teams
+from ..machine.expressions import achievable
+from ..state.board import highest_top_value, top_cards
+from ..state.positions import remove_from_anywhere
+
+
+class Turn:
+    """Set-up, turns and the four actions. Mixed into the Engine (runtime/rules/engine.py)."""
+
+    def _ask_initial_melds(self):
+        st = self.state
+        for p, choice in enumerate(st["setup_melds"]):
+            if choice is None:
+                self.ask({"player": p, "kind": "initial_meld", "options": list(st["players"][p]["hand"]),
+                          "prompt": "choose a card to meld first"})
+        # every player has chosen: meld them together, first player by card title
+        for p, cid in enumerate(st["setup_melds"]):
+            self._meld(p, cid)
+        names = [(self.cards.name[cid], p) for p, cid in enumerate(st["setup_melds"])]
+        first = min(names)[1]
+        st["turn"].update(number=1, active=first, actions_left=self._actions_for_turn(1))
+        st["phase"] = "action"
+        self.emit("turn", number=1, player=first)
+        self.start_turn()
+
+    def _initial_meld(self, p, cid):
+        self.state["setup_melds"][p] = cid
+
+    def _actions_for_turn(self, number: int) -> int:
+        n = str(len(self.state["players"]))
+        return 1 if number <= self.cards.manifest["opening_single_action_turns"].get(n, 0) else 2
+
+    def _ask_action(self):
+        st = self.state
+        p = st["turn"]["active"]
+        tops = top_cards(st, p)
+        missing = self.cards.unimplemented
+        unimplemented = [c for c in tops if c in missing] if missing else []
+        decision = {"player": p, "kind": "action", "options": self.compute_legal_actions(p, tops),
+                    "prompt": "choose an action"}
+        if unimplemented:
+            decision["not_implemented"] = [{"type": "dogma", "card": c} for c in unimplemented]
+        self.pose(decision)     # the main loop stops at a pending decision: no need to unwind
+
+    def compute_legal_actions(self, p: int, tops: list[int] | None = None) -> list[dict]:
+        """p's actions now (tops: p's top cards, when the caller has them)."""
+        st = self.state
+        acts = [{"type": "draw"}]
+        for c in st["players"][p]["hand"]:
+            acts.append({"type": "meld", "card": c})
+        for a in achievable(self.cards, st, p, self._available_ages()):
+            acts.append({"type": "achieve", "age": a})
+        # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
+        known = self.cards.may_dogma
+        for c in top_cards(st, p) if tops is None else tops:
+            if known[c] or known[c] is None and self.may_dogma(c):
+                acts.append({"type": "dogma", "card": c})
+        if self._parley() and st["players"][p]["hand"]:
+            for q in self.players_from(p, False):
+                if not self.adjacent(p, q):
+                    acts += [{"type": "dogma", "card": c} for c in top_cards(st, q) if self.may_dogma(c)]
+        return acts
+
+    def _available_ages(self) -> list[int]:
+        """The values of the standard achievements available, lowest first (kept while they stand still)."""
+        avail = tuple(self.state["available"]["standard"])
+        kept = self.__dict__.get("_ages")
+        if kept is None or kept[0] != avail:
+            kept = self.__dict__["_ages"] = (avail, sorted({self.cards.age[c] for c in avail}))
+        return kept[1]
+
+    def _do_action(self, action: dict):
+        st = self.state
+        p = st["turn"]["active"]
+        t = action["type"]
+        self.emit("action", player=p, action=action)
+        if t == "draw":
+            self.draw_one(p, highest_top_value(self.cards, st, p))
+            self.after_change()
+            self._end_action()
+        elif t == "meld":
+            cid = action["card"]
+            pile = st["players"][p]["board"][self.cards.color[cid]]["cards"]
+            covered = pile[:1]
+            self._meld(p, cid)
+            self.after_change()
+            if not self.run_hooks("meld_action", [[cid], covered]):
+                self._end_action()
+        elif t == "achieve":
+            cid = next(c for c in st["available"]["standard"] if self.cards.age[c] == action["age"])
+            remove_from_anywhere(st, cid)
+            st["players"][p]["achievements"].append(cid)
+            self.emit("achieve", player=p, age=action["age"])
+            self.check_win_by_achievements()
+            self.after_change()
+            self._end_action()
+        elif t == "dogma":
+            self._start_dogma(p, action["card"])
+
+    def _end_action(self):
+        st = self.state
+        if st["phase"] == "over":
+            return
+        st["phase"] = "action"
+        d, st["dogma"] = st["dogma"], None
+        if d and d.get("claims"):
+            self._claim_queued(d["claims"])
+        self.check_specials("end_of_action")
+        if self.rule("achievement_win_check") == "end_of_action":
+            self.check_win_by_achievements(final=True)
+        st["turn"]["actions_left"] -= 1
+        if st["players"][st["turn"]["active"]].get("eliminated"):
+            st["turn"]["actions_left"] = 0
+        if st["turn"]["actions_left"] <= 0:
+            n = len(st["players"])
+            st["turn"]["number"] += 1
+            st["turn"]["active"] = self.players_from(st["turn"]["active"], False)[0]
+            st["turn"]["actions_left"] = self._actions_for_turn(st["turn"]["number"])
+            st["turn"]["scored"] = [0] * n
+            st["turn"]["tucked"] = [0] * n
+            self.emit("turn", number=st["turn"]["number"], player=st["turn"]["active"])
+            self.start_turn()
+
+    def players_from(self, p: int, include_self: bool) -> list[int]:
+        """Players still in the game in turn order from p's left (p itself last when included)."""
+        return teams.players_from(self.state, p, include_self)
+
+    def opponents(self, p: int) -> list[int]:
+        """Players of the other teams (every other player in a classic game), in turn order."""
+        return teams.opponents(self.state, p)
+
+    def adjacent(self, p: int, q: int) -> bool:
+        """Neighbours at the table (eliminated players are skipped)."""
+        order = self.players_from(p, False)
+        return bool(order) and q in (order[0], order[-1])

@@ -1,0 +1,177 @@
+"""Transports for the JSON protocol: stdio (one message per line) and WebSocket.
+
+Both hand every message to one ``Hub`` (runtime/serving/protocol.py); the server
+never dies on a bad message, and every game lives in the SQLite store, so a
+killed server resumes every game when started again on the same file.
+
+The WebSocket server handles each message on a worker thread, never on its
+event loop, so one client's work (a long bot turn, a card in the sandbox)
+does not hold up anyone else's messages.  It accepts a WebSocket only from an
+allow-list of origins (the web app's own, plus ``--allow-origin``; clients
+that send no Origin, which browsers always send, are not browsers), listens on
+127.0.0.1 unless ``--host`` says otherwise, and serves the web app with a
+Content-Security-Policy that allows no inline script and no other origin.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from .protocol import LIMITS, Hub
+from .store import Store
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+WORKERS = 8
+
+
+def serve_stdio(db: str | None = None, inp=None, out=None) -> None:
+    inp = inp or sys.stdin
+    out = out or sys.stdout
+    hub = Hub(Store(db))
+    conn = "stdio"
+    while True:
+        line = inp.readline(LIMITS["message_bytes"] + 2)   # a line is never read whole beyond the limit
+        if not line:
+            break
+        if not line.endswith("\n") and len(line) > LIMITS["message_bytes"]:
+            while True:   # skip the rest of the overlong line
+                rest = inp.readline(1 << 16)
+                if not rest or rest.endswith("\n"):
+                    break
+        if not line.strip():
+            continue
+        for _target, msg in hub.handle(conn, line):
+            out.write(json.dumps(msg, separators=(",", ":")) + "\n")
+        out.flush()
+
+
+WEB_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+             ".css": "text/css; charset=utf-8", ".png": "image/png", ".svg": "image/svg+xml"}
+
+
+# No inline script or style, nothing from another origin; the WebSocket only to this server.
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+SECURITY_HEADERS = [("Content-Security-Policy", CSP), ("X-Content-Type-Options", "nosniff"),
+                    ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
+                    ("Cross-Origin-Opener-Policy", "same-origin"), ("Cross-Origin-Resource-Policy", "same-origin")]
+
+
+def _static(connection, request):
+    """With --web: serve the playground's files; /ws is the protocol's WebSocket."""
+    from importlib import resources
+    from websockets.datastructures import Headers
+    from websockets.http11 import Response
+    path = request.path.split("?")[0]
+    if path == "/ws":
+        return None
+    name = "index.html" if path in ("/", "") else path.lstrip("/")
+    if "/" in name or "\\" in name or name.startswith("."):
+        return _plain(404, "not found\n")
+    try:
+        body = resources.files("innoscript.runtime.serving").joinpath("web", name).read_bytes()
+    except (FileNotFoundError, IsADirectoryError, OSError):
+        return _plain(404, "not found\n")
+    ext = "." + name.rsplit(".", 1)[-1]
+    headers = Headers([("Content-Type", WEB_TYPES.get(ext, "application/octet-stream")),
+                       ("Content-Length", str(len(body))), ("Cache-Control", "no-store")] + SECURITY_HEADERS)
+    return Response(200, "OK", headers, body)
+
+
+def _plain(status: int, text: str):
+    from websockets.datastructures import Headers
+    from websockets.http11 import Response
+    body = text.encode()
+    headers = Headers([("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))]
+                      + SECURITY_HEADERS)
+    return Response(status, "Not Found" if status == 404 else "Forbidden", headers, body)
+
+
+def allowed_origins(host: str, port: int, web: bool, extra: list[str] | None = None) -> list:
+    """The Origins a WebSocket may come from: none (not a browser), the web app's own, and `extra`."""
+    own = []
+    if web:
+        names = {host, *LOCAL_HOSTS} if host in LOCAL_HOSTS else {host}
+        own = sorted(f"http://{'[' + h + ']' if ':' in h else h}:{port}" for h in names)
+    return [None] + own + [o.rstrip("/") for o in (extra or [])]
+
+
+async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool = False,
+                    allow_origins: list[str] | None = None) -> None:
+    from websockets.asyncio.server import serve
+
+    hub = Hub(Store(db))
+    conns: dict = {}
+    pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="innoscript")
+    loop = asyncio.get_running_loop()
+    origins = allowed_origins(host, port, web, allow_origins)
+
+    def check_request(connection, request):
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            if request.headers.get("Origin") not in origins:
+                return _plain(403, "this origin may not open the game server's WebSocket\n")
+            return None
+        if web:
+            return _static(connection, request)
+        return None
+
+    async def handler(ws):
+        conns[ws] = ws
+        try:
+            async for message in ws:
+                if not isinstance(message, str):
+                    await ws.send(json.dumps(hub._error("bad_message", "send text frames holding JSON")))
+                    continue
+                replies = await loop.run_in_executor(pool, hub.handle, ws, message)
+                for target, msg in replies:
+                    peer = conns.get(target)
+                    if peer is not None:
+                        try:
+                            await peer.send(json.dumps(msg, separators=(",", ":")))
+                        except Exception:   # a peer that went away
+                            pass
+        finally:
+            conns.pop(ws, None)
+            hub.disconnect(ws)
+
+    async with serve(handler, host, port, max_size=LIMITS["message_bytes"], process_request=check_request) as server:
+        if ready is not None:
+            ready(server)
+        where = f"http://{host}:{port}/ (WebSocket at /ws)" if web else f"ws://{host}:{port}"
+        print(f"innoscript serving on {where} (games in {hub.store.path})", file=sys.stderr, flush=True)
+        if host not in LOCAL_HOSTS:
+            print(f"warning: listening on {host}, not only this machine: anyone who can reach it can create games "
+                  "and watch them as a spectator", file=sys.stderr, flush=True)
+        await asyncio.get_running_loop().create_future()
+
+
+def serve_websocket(host: str = "127.0.0.1", port: int = 8765, db: str | None = None, web: bool = False,
+                    allow_origins: list[str] | None = None) -> None:
+    try:
+        asyncio.run(_serve_ws(host, port, db, web=web, allow_origins=allow_origins))
+    except KeyboardInterrupt:
+        pass
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on now (for a server started by a test or a benchmark)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_for_port(port: int, seconds: float = 30) -> None:
+    """Wait until a server started as a child process accepts connections on the port; RuntimeError if it does
+    not within the time."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"no server accepted connections on port {port} within {seconds:g} s")

@@ -1,0 +1,433 @@
+"""Terminal play: ``innoscript play``, hot-seat or against any of the project's bots.
+
+Each decision shows the deciding player's view: every board (colour piles
+with their top card's icons and, when splayed, the icons the splay reveals;
+a bonus with its value), points (with what the sets add to the score pile's),
+achievements, hands (your own cards coloured with their icons, the others' as
+ages), the sets' zones (the forecast: its cards to whoever may see them, else
+its size and ages), the supply and each set's; then the log (echo effects, foreshadowing,
+promotions and free dogmas marked) with a separator per turn and the
+whole of the last turn; then the decision, worded like the web table's
+(runtime/api/wording.py) with the running effect's English and numbered options.
+Commands at the prompt: a number (several, separated by spaces, for a choice
+of cards; 0 or an empty line declines when that is allowed), ``card NAME``,
+``save FILE``, ``undo``, ``log``, ``help``, ``quit``.
+
+Seats are ``human`` or a bot name (runtime/bots/); seats left unnamed after
+``--bots`` are played by the search bot, the default opponent. Saved games
+record seats with the same words in both frontends (``you`` is read as
+``human``).
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from rich.console import Console
+from rich.text import Text
+
+from ..bots import BOTS, make_bot
+from ..bots.base import answer_for
+from ..rules.engine import IllegalAnswer
+from ..api.game import BadSave, Game
+from ..rules.sets import report as set_report, warnings as set_warnings
+from ..api.faces import card_catalog
+from ..api.wording import card_name
+from ..machine.faults import RuntimeFault
+from innoscript.core.diagnostics import suggest
+
+COLORS = {"blue": "bright_blue", "red": "red", "green": "green", "yellow": "yellow", "purple": "magenta"}
+GLYPHS = {"crown": ("♛", "yellow"), "leaf": ("❦", "green"), "lightbulb": ("✹", "magenta"), "castle": ("♜", "white"),
+          "factory": ("⚙", "red"), "clock": ("◷", "bright_blue"), "avatar": ("☻", "dark_orange"), "hex": ("⬡", "grey50"),
+          "music_note": ("♪", "grey70"), "echo": ("◖", "cyan"), "bonus": ("+", "bold yellow")}
+HELP = ("Answer with the number of an option (several numbers separated by spaces when choosing cards; 0 or an "
+        "empty line declines when that is allowed). Commands: card NAME (read a card), save FILE, undo, log, help, quit.")
+SEAT_WORDS = {"you": "human", "human": "human"}
+
+
+def card_text(c: dict) -> str:
+    return card_name(c)
+
+
+def seat_kinds(seats: list[str], players: int) -> list[str]:
+    """Seats in the one vocabulary (human or a bot name); raise ValueError for an unknown kind or extra seats."""
+    out = [SEAT_WORDS.get(s, s) for s in seats]
+    bad = [s for s in out if s != "human" and s not in BOTS]
+    if bad:
+        raise ValueError(f"unknown seat kind {bad[0]!r}: use human or a bot ({', '.join(BOTS)})")
+    if len(out) > players:
+        raise ValueError(f"{len(out)} seats given for {players} players")
+    # seats not named: everyone human when none is named (hot-seat), else the default opponent
+    return out + ["search" if out else "human"] * (players - len(out))
+
+
+def glyphs(icons: list[str], hex_name: str = "hex", bonuses=None) -> Text:
+    """Icons as glyphs; a bonus cell with its value (bonuses: the values by icon position)."""
+    t = Text()
+    for k, i in enumerate(icons):
+        g, style = GLYPHS.get(i, (i[:1].upper(), "bold"))
+        if i == "bonus" and bonuses and k < len(bonuses) and bonuses[k] is not None:
+            g = f"+{bonuses[k]}"
+        t.append(g, style=style)
+    return t
+
+
+def card_line(c: dict) -> Text:
+    if c.get("hidden") or "special" in c:
+        return Text(card_name(c), style="dim")
+    t = Text(f"{c['name']} [{c['age']}] ", style=COLORS.get(c.get("color"), ""))
+    t.append_text(glyphs(c.get("icons", []), bonuses=c.get("bonuses")))
+    return t
+
+
+class Terminal:
+    def __init__(self, game: Game, seats: list[str], console: Console, seed: int = 0, input_fn=input):
+        self.game, self.seats, self.con, self.input = game, seats, console, input_fn
+        self.bots = {p: make_bot(kind, seed * 31 + p) for p, kind in enumerate(seats) if kind != "human"}
+        self.log: list[tuple[int, str]] = []      # (turn, line)
+        self.catalog = None
+
+    @property
+    def people(self) -> list[int]:
+        return [p for p, k in enumerate(self.seats) if k == "human"]
+
+    def texts(self) -> dict:
+        if self.catalog is None:
+            try:
+                cat = card_catalog(self.game.state["edition"], self.game.cards.set_names)
+                self.catalog = {c["name"].lower(): c for c in cat["cards"]}
+            except Exception:   # cards from other sources: no English at hand
+                self.catalog = {}
+        return self.catalog
+
+    # ------------------------------------------------------------ drawing
+    def show(self, seat: int) -> None:
+        v = self.game.view(seat)
+        con = self.con
+        t = v["turn"]
+        con.rule(f"Turn {t['number']}: {v['players'][t['active']]['name']} to play, "
+                 f"{t['actions_left']} action(s) left; you are {v['players'][seat]['name']}")
+        splays = self.game.cards.splay_positions
+        for p, pl in enumerate(v["players"]):
+            kind = "you" if p == seat else ("bot: " + self.seats[p] if self.seats[p] != "human" else "human")
+            ach = pl["achievements"]
+            head = Text(f"{pl['name']} ({kind}): {self.points_text(pl)}, {ach['count']} achievements", style="bold")
+            if ach["count"]:
+                head.append(f" {' '.join(map(str, ach['ages']))}{' ' if ach['special'] else ''}{', '.join(ach['special'])}",
+                            style="")
+            if v.get("teams") and "partner" in pl:   # team play: the partner and the pooled achievements
+                team = v["teams"][pl["team"]]
+                head.append(f"; team with {v['players'][pl['partner']]['name']}: {team['achievements']} achievements, "
+                            f"{team['points']} points", style="")
+            con.print(head)
+            counts = Text("   icons ")
+            for k, n in pl["icons"].items():
+                counts.append_text(glyphs([k]))
+                counts.append(f"{n} ")
+            con.print(counts)
+            for color, pile in pl["board"].items():
+                if not pile["cards"]:
+                    continue
+                top = pile["cards"][0]
+                line = Text(f"   {color:7s} ", style=COLORS.get(color, ""))
+                line.append_text(card_line(self.full(top)))
+                if len(pile["cards"]) > 1:
+                    line.append(f"  +{len(pile['cards']) - 1}", style="dim")
+                if pile["splay"] != "none":
+                    shown = [c["icons"][k] for c in pile["cards"][1:] for k in splays.get(pile["splay"], [])]
+                    line.append(f"  splayed {pile['splay']}: ", style="dim")
+                    line.append_text(glyphs([i for i in shown if i != self.game.cards.hex]))
+                con.print(line)
+            hand = pl["hand"]
+            if isinstance(hand, list):
+                line = Text("   hand: ")
+                for i, c in enumerate(hand):
+                    line.append_text(card_line(c))
+                    if i < len(hand) - 1:
+                        line.append(" · ")
+                con.print(line if hand else "   hand: -")
+                con.print(f"   score pile: {', '.join(card_text(c) for c in pl['score']) or '-'}")
+            else:
+                con.print(f"   hand: {hand['count']} card(s), ages {hand['ages']}; "
+                          f"score pile: {pl['score']['count']} card(s)")
+            for name, z in (pl.get("zones") or {}).items():    # a set's zones: the owner sees the cards
+                limit = f", at most {z['limit']}" if z.get("limit") is not None else ""
+                size = "size hidden" if "count" not in z else f"{z['count']} card(s)"
+                line = Text(f"   {name} ({size}{limit}): ")
+                if "cards" in z:
+                    for i, c in enumerate(z["cards"]):
+                        line.append_text(card_line(self.full(c)))
+                        if i < len(z["cards"]) - 1:
+                            line.append(" · ")
+                    if not z["cards"]:
+                        line.append("-")
+                elif "ages" in z:
+                    line.append(f"ages {' '.join(map(str, z['ages'])) or '-'}")
+                con.print(line)
+        supply = "  ".join(f"{a}:{n}" for a, n in v["supply"].items())
+        con.print(f"supply {supply}   achievements available: {' '.join(map(str, v['available']['standard']))}"
+                  f"{'; ' + ', '.join(v['available']['special']) if v['available']['special'] else ''}"
+                  f"{'   junk: ' + str(v['junk']['count']) if v['junk']['count'] else ''}")
+        for name, piles in (v.get("set_supply") or {}).items():   # each set's own piles
+            con.print(f"{name} supply " + "  ".join(f"{a}:{n}" for a, n in piles.items()))
+        self.show_log(t["number"])
+
+    def full(self, face: dict) -> dict:
+        """A view's face with what only the catalog holds (a set card's bonuses)."""
+        entry = self.texts().get(str(face.get("name", "")).lower())
+        return {**face, "bonuses": entry["bonuses"]} if entry and "bonuses" in entry and "bonuses" not in face else face
+
+    def points_text(self, pl: dict) -> str:
+        """The score, and what the sets in play add to the score pile's values (bonuses, for Echoes)."""
+        ages = [c["age"] for c in pl["score"]] if isinstance(pl["score"], list) else pl["score"]["ages"]
+        extra = pl["points"] - sum(ages)
+        if not extra:
+            return f"{pl['points']} points"
+        labels = " and ".join(r["label"] for r in set_report(self.game.cards)) or "the sets"
+        return f"{pl['points']} points ({sum(ages)} in the score pile, {extra:+d} from {labels})"
+
+    def show_log(self, turn: int, everything: bool = False) -> None:
+        """The log with a separator per turn: the whole of the previous turn and of this one."""
+        last = None
+        for n, line in self.log:
+            if not everything and n < turn - 1:
+                continue
+            if n != last:
+                self.con.rule(f"turn {n}" if n else "set-up", style="dim", align="left")
+                last = n
+            self.con.print(f"  · {line}", style="dim" if n < turn else "")
+
+    VERBS = {"draw": "draws", "meld": "melds", "tuck": "tucks", "score": "scores", "return": "returns",
+             "transfer": "transfers", "reveal": "reveals", "keep": "keeps", "junk": "junks", "remove": "removes",
+             "achieve": "achieves", "take": "takes", "dogma": "uses the dogma of", "execute": "executes"}
+    ZONES = {"hand": "hand", "score": "score pile", "board": "board", "supply": "supply", "revealed": "revealed cards",
+             "achievements": "achievements", "junk": "junk", "forecast": "forecast"}
+
+    def note(self, events: list[dict], seat: int | None) -> None:
+        names = [pl["name"] for pl in self.game.state["players"]]
+        for e in self.game.events_for(events, seat):
+            t = e["type"]
+            turn = self.game.state["turn"]["number"]
+            who = names[e["player"]] if isinstance(e.get("player"), int) else ""
+            if t == "turn":
+                continue
+            if t == "effect" and e.get("echo") and isinstance(e.get("card"), dict):
+                line = f"↳ echo effect of {card_text(e['card'])}" + (f" for {who}" if who else "")
+            elif t == "look":
+                seen = card_text(e["card"]) if not e["card"].get("hidden") else "it"
+                line = f"{who} looks at the top card of the {e.get('set')} {e.get('age')} deck: {seen}"
+            elif t == "foreshadow" and isinstance(e.get("card"), dict):
+                line = f"{who} foreshadows {card_text(e['card'])}"
+            elif t == "meld" and e.get("promoted") and isinstance(e.get("card"), dict):
+                line = f"{who} promotes {card_text(e['card'])} from their forecast"
+            elif t == "dogma" and isinstance(e.get("card"), dict):
+                line = f"{who} uses the {'free dogma' if e.get('free') else 'dogma'} of {card_text(e['card'])}" \
+                       + (" (foreseen)" if e.get("foreseen") else "")
+                sharers = [names[q] for q, n in enumerate(e.get("counts", [])) if q != e["player"]
+                           and n >= e["counts"][e["player"]]]
+                if sharers:
+                    line += f" (shared by {', '.join(sharers)})"
+            elif "card" in e and isinstance(e["card"], dict) and t in self.VERBS:
+                line = f"{who} {self.VERBS[t]} {card_text(e['card'])}"
+                if e.get("from"):
+                    src = e["from"]
+                    owner = e.get("from_player")
+                    line += f" from {'their' if owner == e.get('player') or owner is None else names[owner] + chr(39) + 's'}" \
+                            f" {self.ZONES.get(src, src)}" if src not in ("supply",) else " from the supply"
+                if isinstance(e.get("to"), int) and e["to"] != e.get("player"):
+                    line += f" to {names[e['to']]}'s {self.ZONES.get(e.get('zone'), e.get('zone') or '')}"
+                elif e.get("zone") == "available":
+                    line += " to the available achievements"
+            elif t == "achieve":
+                line = f"{who} achieves age {e.get('age')}"
+            elif t == "splay":
+                line = f"{who} splays {e['color']} {e['direction']}"
+            elif t == "special_achievement":
+                line = f"{who} claims {e['name']}"
+            elif t == "sharing_bonus":
+                line = f"★ {who} gets the sharing bonus (a free draw)"
+            elif t == "game_over":
+                line = f"game over: {', '.join(names[w] for w in e['winners'])} won by {e['reason'].replace('_', ' ')}"
+            else:
+                continue
+            self.log.append((turn, line))
+
+    def read_card(self, name: str) -> None:
+        entry = self.texts().get(name.strip().lower())
+        if entry is None:
+            hint = suggest(name, [c["name"] for c in self.texts().values()])
+            self.con.print(f"[red]no card named {name!r}{'; did you mean ' + repr(hint) + '?' if hint else ''}[/red]")
+            return
+        head = card_line(entry)
+        head.append(f"   {entry['color']}, featured icon ")
+        head.append_text(glyphs([entry["dogma"]]))
+        if entry.get("set", "base") != "base":
+            head.append(f", set {entry['set']}")
+        self.con.print(head)
+        dogma = [e for e in entry["effects"] if e["kind"] != "echo"]
+        if entry.get("echo"):
+            line = Text("  echo ")
+            line.append_text(glyphs(["echo"]))
+            line.append(f" {entry['echo']}")
+            self.con.print(line)
+        for i, e in enumerate(dogma, 1):
+            self.con.print(f"  {i}. {e['text']}")
+        if entry.get("no_effect"):
+            self.con.print("  (no dogma effect printed)")
+        elif not entry["effects"]:
+            self.con.print("  (no effects scripted yet)")
+
+    # ------------------------------------------------------------ the loop
+    def run(self) -> int:
+        game = self.game
+        while not game.over:
+            d = game.decision
+            seat = d["player"]
+            if seat in self.bots:
+                self.note(game.apply(answer_for(game, self.bots[seat], seat)), self.people[0] if self.people else None)
+                continue
+            self.show(seat)
+            view = game.view(seat)
+            view_d = view["decision"]
+            w = view_d["wording"]
+            self.con.print(Text(f"{view['players'][seat]['name']}: {w['title']}", style="bold cyan"))
+            if w.get("effect"):
+                self.con.print(Text(f"  “{w['effect']}”", style="italic"))
+            if w.get("warning"):
+                self.con.print(Text(f"  ! {w['warning']}", style="yellow"))
+            for i, label in enumerate(w["labels"], 1):
+                self.con.print(f"  {i}. {label}")
+            if w.get("decline"):
+                self.con.print(f"  0. {w['decline']}")
+            if w.get("confirm"):
+                self.con.print(f"  ({w['confirm']}: numbers separated by spaces, {d['min']} to {d['max']})")
+            try:
+                line = self.input("> ").strip()
+            except EOFError:
+                return 0
+            except KeyboardInterrupt:
+                self.con.print("\n(interrupted: 'save FILE' keeps the game, 'quit' leaves)")
+                continue
+            if not self.command(line, seat, d, view_d["options"], w):
+                return 0
+        self.summary()
+        return 0
+
+    def summary(self) -> None:
+        v = self.game.view(None)
+        res = v["result"] or {}
+        self.con.rule("Game over")
+        self.show_log(v["turn"]["number"])
+        winners = [v["players"][w]["name"] for w in res.get("winners", [])]
+        self.con.print(Text(f"{' and '.join(winners)} won by {str(res.get('reason', '')).replace('_', ' ')}",
+                            style="bold green"))
+        for p, pl in enumerate(v["players"]):
+            a = pl["achievements"]
+            self.con.print(f"  {pl['name']}: {a['count']} achievements"
+                           f"{' (' + ', '.join(a['special']) + ')' if a['special'] else ''}, {pl['points']} points")
+
+    def save(self, path: str) -> bool:
+        """Write the game; a failure is reported and play goes on (the game is still in memory)."""
+        import os
+        text = json.dumps({"game": self.game.to_json(), "seats": self.seats})
+        tmp = f"{path}.{os.getpid()}.tmp"
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(text)
+            os.replace(tmp, path)    # never a half-written save over a good one
+        except OSError as err:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            self.con.print(Text(f"cannot save to {path}: {err.strerror or err}; the game goes on, "
+                                "try another file", style="red"))
+            return False
+        self.con.print(f"saved to {path}")
+        return True
+
+    def command(self, line: str, seat: int, d: dict, options: list, w: dict | None = None) -> bool:
+        game = self.game
+        w = w or {}
+        words = line.split()
+        if words[:1] == ["quit"]:
+            return False
+        if words[:1] == ["help"]:
+            self.con.print(HELP)
+            return True
+        if words[:1] == ["log"]:
+            self.show_log(0, everything=True)
+            return True
+        if words[:1] == ["card"]:
+            self.read_card(line.split(None, 1)[1] if len(words) > 1 else "")
+            return True
+        if words[:1] == ["save"]:
+            if len(words) != 2:
+                self.con.print("[red]save FILE: one file name, without spaces[/red]")
+                return True
+            self.save(words[1])
+            return True
+        if words[:1] == ["undo"]:
+            try:
+                game.undo(people=self.people)
+                self.log.append((game.state["turn"]["number"], "(the last action was taken back)"))
+                self.con.print("the last action was taken back")
+            except IllegalAnswer as err:
+                self.con.print(f"[red]{err}[/red]")
+            return True
+        try:
+            picks = [int(w_) - 1 for w_ in words]
+            if any(not -1 <= i < len(options) for i in picks) or (-1 in picks and not w.get("decline")):
+                raise ValueError
+        except ValueError:
+            self.con.print(f"[red]answer with option numbers from 1 to {len(options)}, or 'help'[/red]")
+            return True
+        raw = d["options"]
+        declined = picks == [-1] or (not picks and w.get("decline"))
+        if declined:
+            answer = None if d["kind"] == "splay_color" else []
+        elif -1 in picks:
+            self.con.print("[red]0 declines on its own[/red]")
+            return True
+        elif d["kind"] in ("select_cards", "order") or (d["kind"] == "choose" and d["max"] != 1):
+            answer = [raw[i] for i in picks]
+        elif len(picks) != 1:
+            self.con.print("[red]choose exactly one option[/red]")
+            return True
+        else:
+            answer = raw[picks[0]]
+        try:
+            self.note(game.apply(answer, seat), seat)
+        except (IllegalAnswer, RuntimeFault) as err:    # the answer is undone; the game goes on
+            self.con.print(Text(str(err), style="red"))
+        return True
+
+
+def play(edition: str, players: int, seats: list[str], seed: int, load: str | None, console: Console | None = None,
+         input_fn=input, options: dict | None = None, sets=()) -> int:
+    """sets: the sets in play in a new game (a loaded game keeps its own)."""
+    con = console or Console(highlight=False)
+    if load:
+        try:
+            with open(load, encoding="utf-8") as f:
+                data = json.load(f)
+            if not isinstance(data, dict):
+                raise BadSave("a saved game is a JSON object")
+            game = Game.load(data["game"] if "game" in data else data)
+            seats = data.get("seats") or seats
+            if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+                raise BadSave("'seats' is a list of seat kinds")
+        except (OSError, ValueError, BadSave, RecursionError) as err:   # JSONDecodeError is a ValueError
+            msg = f"{err.strerror}: {err.filename}" if isinstance(err, OSError) and err.strerror else str(err)
+            print(f"innoscript play: error: cannot resume {load}: {msg}", file=sys.stderr)
+            return 2
+    else:
+        game = Game.new(edition=edition, players=players, seed=seed, options=options, sets=list(sets) or None)
+    for w in set_warnings(game.cards):
+        con.print(Text(f"warning: {w}", style="yellow"))
+    try:
+        seats = seat_kinds(list(seats), len(game.state["players"]))
+    except ValueError as err:
+        print(f"innoscript play: error: {err}", file=sys.stderr)
+        return 2
+    return Terminal(game, seats, con, seed, input_fn).run()

@@ -1,0 +1,168 @@
+"""Reading a position: where a card is, the piles' top cards, the icons a board shows.
+
+Nothing here changes the state (runtime/state/positions.py moves cards).  The
+icon counts are kept per pile content in the card table's memo
+(``Cards.pile_icons``), since a board changes one pile at a time.
+"""
+from __future__ import annotations
+
+from .cards import Cards
+
+
+def locate(state: dict, cid: int):
+    """(zone, player, colour) of a card; player/colour are None where not meaningful. A card in a
+    set's zone is (the zone's name, player, None)."""
+    for p, pl in enumerate(state["players"]):
+        if cid in pl["hand"]:
+            return ("hand", p, None)
+        if cid in pl["score"]:
+            return ("score", p, None)
+        if cid in pl["achievements"]:
+            return ("achievements", p, None)
+        for color, pile in pl["board"].items():
+            if cid in pile["cards"]:
+                return ("board", p, color)
+        for name, zone in pl.get("zones", {}).items():
+            if cid in zone:
+                return (name, p, None)
+    for age, pile in state["supply"].items():
+        if cid in pile:
+            return ("supply", None, age)
+    for name, piles in state.get("set_supply", {}).items():
+        for age, pile in piles.items():
+            if cid in pile:
+                return ("supply", None, (name, age))
+    if cid in state["available"]["standard"]:
+        return ("available", None, None)
+    if cid in state["junk"]:
+        return ("junk", None, None)
+    if cid in state["removed"]:
+        return ("removed", None, None)
+    return (None, None, None)
+
+
+def top_cards(state: dict, p: int) -> list[int]:
+    out = []
+    for pile in state["players"][p]["board"].values():
+        if pile["cards"]:
+            out.append(pile["cards"][0])
+    return out
+
+
+def board_cards(state: dict, p: int) -> list[int]:
+    out: list[int] = []
+    for pile in state["players"][p]["board"].values():
+        out += pile["cards"]
+    return out
+
+
+def pile_ends(state: dict, end: int) -> set[int]:
+    """The cards at one end (0: the top, -1: the bottom) of every board pile and base supply pile."""
+    out = set()
+    for pl in state["players"]:
+        for pile in pl["board"].values():
+            cs = pile["cards"]
+            if cs:
+                out.add(cs[end])
+    for pile in state["supply"].values():
+        if pile:
+            out.add(pile[end])
+    return out
+
+
+def icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
+    n = 0
+    for pile in state["players"][p]["board"].values():
+        cs = pile["cards"]
+        for i, cid in enumerate(cs):
+            n += cards.counted_icons(cid, pile["splay"], i == 0).count(icon)
+    return n
+
+
+def pile_icons(cards: Cards, pile: dict) -> dict:
+    """Every icon a pile shows, counted once per pile content and splay: a move or splay changes
+    one pile, so a player's icon table is the sum of a few memoised entries."""
+    cs, splay = pile["cards"], pile["splay"]
+    # unsplayed, a pile shows its top card alone, whatever lies below
+    key = (cs[0],) if cs and splay == "none" else (tuple(cs), splay)
+    table = cards.pile_icons.get(key)
+    if table is None:
+        table = {}
+        for i, cid in enumerate(cs if len(key) == 2 else cs[:1]):
+            for icon in cards.card_icons(cid, splay, i == 0):
+                table[icon] = table.get(icon, 0) + 1
+        if len(cards.pile_icons) > 50_000:
+            cards.pile_icons.clear()
+        cards.pile_icons[key] = table
+    return table
+
+
+def board_icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
+    """icon_count from the piles' tables (icon_count itself recounts, for checking)."""
+    return sum(pile_icons(cards, pile).get(icon, 0) for pile in state["players"][p]["board"].values())
+
+
+def board_icons(cards: Cards, state: dict, p: int) -> dict:
+    """A player's whole icon table {icon: count}, from the piles' tables."""
+    out: dict = {}
+    for pile in state["players"][p]["board"].values():
+        if pile["cards"]:
+            for icon, n in pile_icons(cards, pile).items():
+                out[icon] = out.get(icon, 0) + n
+    return out
+
+
+def board_table(cards: Cards, state: dict, p: int, cache: dict) -> tuple[list[int], dict]:
+    """(p's board cards, p's icon table), kept in an engine's derived cache while p's revision stands
+    still (the cache is dropped with a rollback, whose path may reuse revision numbers)."""
+    revs = state.get("revs")
+    if revs is None:
+        return board_cards(state, p), board_icons(cards, state, p)
+    key = ("board", p, revs[p])
+    entry = cache.get(key)
+    if entry is None:
+        if len(cache) > 4096:
+            cache.clear()
+        entry = cache[key] = (board_cards(state, p), board_icons(cards, state, p))
+    return entry
+
+
+def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
+    return sum(cards.counted_icons(cid, pile["splay"], i == 0).count(icon) for i, cid in enumerate(pile["cards"]))
+
+
+def echo_effect(cards: Cards, cid: int) -> int | None:
+    """The index of the card's echo effect (the compiler puts it first), None without one."""
+    effects = cards.cards[cid]["effects"]
+    return 0 if effects and effects[0]["kind"] == "echo" else None
+
+
+def pile_echoes(cards: Cards, state: dict, cid: int) -> list[int]:
+    """The cards whose echo effects a Dogma of cid runs: on a top card, every card of its pile whose echo
+    box shows (the visibility of a covered card's icons), deepest first and cid last; otherwise cid's own
+    echo effect only."""
+    if not cards.any_echo:   # no card in play has an echo effect (the base game): nothing to look for
+        return []
+    zone, owner, color = locate(state, cid)
+    if zone == "board":
+        pile = state["players"][owner]["board"][color]
+        if pile["cards"][0] == cid:
+            return [c for i, c in reversed(list(enumerate(pile["cards"])))
+                    if echo_effect(cards, c) is not None
+                    and cards.echo_position[c] in cards.visible_positions(c, pile["splay"], i == 0)]
+    return [cid] if echo_effect(cards, cid) is not None else []
+
+
+def highest_top_value(cards: Cards, state: dict, p: int) -> int:
+    age, best = cards.age, 0
+    for pile in state["players"][p]["board"].values():
+        cs = pile["cards"]
+        if cs and age[cs[0]] > best:
+            best = age[cs[0]]
+    return best
+
+
+def may_achieve(score: int, top: int, value: int) -> bool:
+    """The achieve test: a score of at least 5 per age and a top card of at least that value (the
+    Achieve action and the eligible() builtin both ask this)."""
+    return score >= 5 * value and top >= value

@@ -1,0 +1,111 @@
+"""The card table: one bundle's cards and manifest, with the lookups the rules need.
+
+``Cards.of(bundle)`` is made once per bundle and shared by all its games: it
+holds nothing but what the bundle determines (names, ages, colours, printed
+icons, which icon positions each splay shows, the sets' zones and hooks) and
+memos of it (the icons a card shows by splay and place).
+"""
+from __future__ import annotations
+
+_SHARED: dict = {}    # id(bundle) -> (bundle, its signature, its Cards): Cards.of
+
+
+def _signature(bundle: dict) -> tuple:
+    """What a bundle's Cards are made of, by identity: a bundle changed since (its cards' effects
+    replaced, say) shows a different signature."""
+    cards = bundle["cards"]
+    return (id(cards), id(bundle["manifest"]), id(bundle["special_achievements"]), id(bundle.get("sets")),
+            tuple(map(id, cards)), tuple([id(c["effects"]) for c in cards]))
+
+
+class Cards:
+    """The edition's card table and manifest, read from a bundle."""
+
+    @classmethod
+    def of(cls, bundle: dict) -> "Cards":
+        """The bundle's Cards, made once and shared by all its games: a Cards holds nothing but what the
+        bundle determines and memos of it (icon tables by pile content), so its games also share warm
+        memos. A bundle whose parts were replaced since gets new ones."""
+        entry = _SHARED.get(id(bundle))
+        sig = _signature(bundle)
+        if entry is not None and entry[0] is bundle and entry[1] == sig:
+            return entry[2]
+        cards = cls(bundle)
+        if len(_SHARED) >= 8:                 # a few bundles at a time (editions, sets); the oldest goes
+            del _SHARED[next(iter(_SHARED))]
+        _SHARED[id(bundle)] = (bundle, sig, cards)
+        return cards
+
+    def __init__(self, bundle: dict):
+        self.bundle = bundle
+        self.manifest = m = bundle["manifest"]
+        self.rules: dict = m["rules"]
+        self.cards = bundle["cards"]
+        self.by_name = {c["name"]: c["id"] for c in self.cards}
+        self.colors: list[str] = m["colors"]
+        self.icons: list[str] = m["icons"]
+        self.hex = m["hex"]
+        self.ages: list[int] = m["ages"]
+        self.max_age, self.min_age = max(self.ages), min(self.ages)
+        positions = m["icon_positions"]
+        self.splay_positions = {d: [positions.index(p) for p in ps] for d, ps in m["splays"].items()}
+        self.splay_positions["none"] = []
+        self.age = [c["age"] for c in self.cards]
+        self.color = [c["color"] for c in self.cards]
+        self.printed = [c["icons"] for c in self.cards]
+        self.name = [c["name"] for c in self.cards]
+        self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
+        # whether a Dogma on the card is offered: never (not implemented), always (it has dogma effects),
+        # or None: as its pile's echo effects say (runtime/rules/dogma.py, may_dogma)
+        self.may_dogma = [False if not c["effects"] and not c.get("no_effect") else
+                          True if any(e["kind"] != "echo" for e in c["effects"]) else None for c in self.cards]
+        self.unimplemented = frozenset(c["id"] for c in self.cards if not c["effects"])   # files with no effects yet
+        # set cards: the set, bonus values by icon position, the icon position of the echo box
+        self.set = [c.get("set", "base") for c in self.cards]
+        self.bonus = [c.get("bonuses") for c in self.cards]
+        self.echo_position = [c["icons"].index("echo") if "echo" in c["icons"] else None for c in self.cards]
+        self.any_echo = any(c["effects"] and c["effects"][0]["kind"] == "echo" for c in self.cards)
+        self.specials = {s["name"]: s for s in bundle["special_achievements"]}
+        self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/rules/sets.py)
+        # Cells that are no icon in counts: an echo box always; a bonus unless a set in play counts bonuses
+        # as an icon type of their own (manifest bonus.counts_as_icon), which then is one of the icons.
+        bonus_icon = any(bundle["sets"][n]["manifest"].get("bonus", {}).get("counts_as_icon") for n in self.set_names)
+        self.not_icons = {"echo"} | (set() if bonus_icon else {"bonus"})
+        if bonus_icon and "bonus" not in self.icons:
+            self.icons = self.icons + ["bonus"]
+        # every set's hooks, sets in name order (runtime/rules/hooks.py)
+        self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
+        self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in order
+        for k, h in enumerate(self.hooks):
+            self.hooks_at.setdefault(h["point"], []).append(k)
+        # (set, age) -> its cards in id order, as the supply piles are dealt
+        self.deck: dict[tuple[str, int], list[int]] = {}
+        for c in self.cards:
+            self.deck.setdefault((self.set[c["id"]], c["age"]), []).append(c["id"])
+        # the sets' per-player zones (runtime/rules/zones.py) and the move verb that fills each
+        self.zones = {z: dict(spec, set=n) for n in self.set_names
+                      for z, spec in sorted(bundle["sets"][n].get("zones", {}).items())}
+        self.zone_verbs = {spec["verb"]: z for z, spec in self.zones.items() if spec.get("verb")}
+        self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
+        self._card_icons: dict = {}  # (card, splay, on top) -> the icons it shows that counts count
+
+    def visible_positions(self, cid: int, splay: str, is_top: bool) -> list[int]:
+        return list(range(len(self.printed[cid]))) if is_top else self.splay_positions[splay]
+
+    def visible_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
+        icons = self.printed[cid]
+        if is_top:
+            return [i for i in icons if i != self.hex]
+        return [icons[k] for k in self.splay_positions[splay] if icons[k] != self.hex]
+
+    def counted_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
+        """The visible icons that icon counts count (no echo box; a bonus only where it is an icon)."""
+        return [i for i in self.visible_icons(cid, splay, is_top) if i not in self.not_icons]
+
+    def card_icons(self, cid: int, splay: str, is_top: bool) -> tuple:
+        """counted_icons, kept per card, splay and place (a card's printed icons never change)."""
+        key = (cid, splay, is_top)
+        icons = self._card_icons.get(key)
+        if icons is None:
+            icons = self._card_icons[key] = tuple(self.counted_icons(cid, splay, is_top))
+        return icons

@@ -1,0 +1,178 @@
+"""A position: the game state as plain JSON data, and the primitive moves that change it.
+
+The whole game is one dict of lists, ints and strings, so it serialises
+with ``json.dumps`` at any moment and nothing is hidden in Python objects:
+
+    players[p]   hand, score, achievements (card ids; achievements may also
+                 hold special-achievement names), zones: the sets' per-player
+                 zones, name -> [card ids, oldest first] (only when a set in
+                 play declares one; runtime/rules/zones.py), board: colour ->
+                 {"cards": [top ... bottom], "splay": "none"|"left"|...},
+                 revealed: the cards p has revealed, shown to everyone; a
+                 revealed card stays in its zone (a card that moves stops
+                 being revealed), so this list is not a place of its own
+    supply       age (as a string) -> [top ... bottom]: the base cards' piles
+    set_supply   set -> age -> [top ... bottom]: each set in play's own piles
+                 (with ``sets``, the sets' names; both only when sets are in play)
+    available    {"standard": [card ids], "special": [names]}
+    junk, removed
+    turn         number, active player, actions left, per-player scored/tucked counts
+    phase, pending (the decision asked), dogma (the running dogma action),
+    result (when the game is over)
+
+The moves here never ask anything: decisions are made by the VM and the
+engine before a move happens.  Every change of cards moves the revision
+counters (``bump``) that derived caches key on.
+"""
+from __future__ import annotations
+
+import hashlib
+
+from .board import locate
+from .cards import Cards
+
+
+# ---------------------------------------------------------------- set-up
+
+def empty_player(cards: Cards, name: str) -> dict:
+    pl = {"name": name, "eliminated": False, "hand": [], "score": [], "achievements": [], "revealed": [],
+          "board": {c: {"cards": [], "splay": "none"} for c in cards.colors}}
+    if cards.zones:
+        pl["zones"] = {z: [] for z in cards.zones}
+    return pl
+
+
+def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = None, options: dict | None = None) -> dict:
+    return {
+        "format": "innoscript-game",
+        "version": 1,
+        "edition": cards.bundle["edition"],
+        "bundle_hash": cards.bundle["source_hash"],
+        "seed": seed,
+        "options": dict(options or {}),   # the table options (runtime/rules/options.py); teams add "teams", "seating"
+        # Keys the opaque handles of hidden cards in player views; a server passes a random one.
+        "secret": secret or hashlib.sha256(f"innoscript/{seed}".encode()).hexdigest()[:32],
+        "players": [empty_player(cards, n) for n in names],
+        "supply": {str(a): [] for a in cards.ages},
+        **({"sets": list(cards.set_names), "set_supply": {n: {} for n in cards.set_names}} if cards.set_names else {}),
+        "available": {"standard": [], "special": [s["name"] for s in cards.bundle["special_achievements"]]},
+        "junk": [],
+        "junk_special": [],
+        "rev": 0,          # bumped by every change of cards: keys the icon-count cache
+        "revs": [0] * len(names),   # per player whose board or set zones changed (bump)
+        "removed": [],
+        "turn": {"number": 0, "active": 0, "actions_left": 0, "scored": [0] * len(names), "tucked": [0] * len(names)},
+        "phase": "setup",
+        "setup_melds": [None] * len(names),
+        "pending": None,
+        "dogma": None,
+        "result": None,
+        "decisions": 0,
+    }
+
+
+# ---------------------------------------------------------------- moves
+
+def bump(state: dict, p: int | None) -> None:
+    """Note that cards changed, and p's board or set zones if p is given: derived caches key on these
+    counters (``rev`` for any card, ``revs`` per player for the places an icon table, a board
+    fingerprint or a set zone's contents are kept for; hands, scores and achievements are looked at)."""
+    state["rev"] = state.get("rev", 0) + 1
+    if p is not None and "revs" in state:
+        state["revs"][p] += 1
+
+
+_UNREVISED = ("hand", "score", "achievements", "supply", "available", "junk", "removed", None)
+
+
+def unshow(state: dict, cid: int) -> None:
+    """The card is no longer revealed (it moved, or the effect that revealed it ended)."""
+    for pl in state["players"]:
+        if cid in pl["revealed"]:
+            pl["revealed"].remove(cid)
+
+
+def remove_from_anywhere(state: dict, cid: int):
+    """Take a card out of its zone; return where it was. A pile left with 0-1 cards forgets its splay;
+    a revealed card that moves is no longer revealed."""
+    zone, p, key = locate(state, cid)
+    bump(state, None if zone in _UNREVISED else p)
+    unshow(state, cid)
+    if zone in ("hand", "score", "achievements"):
+        state["players"][p][zone].remove(cid)
+    elif zone == "board":
+        pile = state["players"][p]["board"][key]
+        pile["cards"].remove(cid)
+        if len(pile["cards"]) < 2:
+            pile["splay"] = "none"
+    elif zone == "supply":
+        (supply_pile(state, *key) if isinstance(key, tuple) else state["supply"][key]).remove(cid)
+    elif zone == "available":
+        state["available"]["standard"].remove(cid)
+    elif zone in ("junk", "removed"):
+        state[zone].remove(cid)
+    elif zone is not None:   # a set's zone
+        state["players"][p]["zones"][zone].remove(cid)
+    return zone, p, key
+
+
+def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom: bool = False) -> None:
+    """Put a card (already out of its old zone) into a zone."""
+    bump(state, None if zone in _UNREVISED else p)
+    if zone == "board":
+        pile = state["players"][p]["board"][cards.color[cid]]
+        if bottom:
+            pile["cards"].append(cid)
+        else:
+            pile["cards"].insert(0, cid)
+    elif zone == "supply":   # back to the bottom of its own set's pile
+        supply_pile(state, cards.set[cid], str(cards.age[cid])).append(cid)
+    elif zone in ("junk", "removed"):
+        state[zone].append(cid)
+    elif zone == "available":
+        state["available"]["standard"].append(cid)
+    elif zone in cards.zones:
+        state["players"][p]["zones"][zone].append(cid)
+    else:
+        state["players"][p][zone].append(cid)
+
+
+def supply_pile(state: dict, set_name: str, age: str) -> list:
+    """The supply pile of one set and age (the base cards' are ``supply``)."""
+    if set_name == "base":
+        return state["supply"].setdefault(age, [])
+    return state["set_supply"].setdefault(set_name, {}).setdefault(age, [])
+
+
+def supply_piles(state: dict):
+    """Every supply pile, as ((set, age), pile): the base piles first."""
+    for age, pile in state["supply"].items():
+        yield ("base", age), pile
+    for name, piles in state.get("set_supply", {}).items():
+        for age, pile in piles.items():
+            yield (name, age), pile
+
+
+def card_places(state: dict) -> list[int]:
+    """Every card id in every zone (a card in two places appears twice)."""
+    out: list[int] = []
+    for pl in state["players"]:
+        out += pl["hand"] + pl["score"] + [a for a in pl["achievements"] if isinstance(a, int)]
+        for pile in pl["board"].values():
+            out += pile["cards"]
+        for zone in pl.get("zones", {}).values():
+            out += zone
+    for _, pile in supply_piles(state):
+        out += pile
+    out += state["available"]["standard"] + state["junk"] + state["removed"]
+    return out
+
+
+def draw_age(cards: Cards, state: dict, value: int):
+    """The age a draw of this value comes from (skipping empty piles), or None past the last age."""
+    age = max(value, cards.min_age)
+    while age <= cards.max_age:
+        if state["supply"].get(str(age)):
+            return age
+        age += 1
+    return None
