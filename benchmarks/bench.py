@@ -61,9 +61,31 @@ def _has_sets():
     return "sets" in inspect.signature(load_bundle).parameters
 
 
+def _load_edition():
+    """load_edition, where this tree or an older one keeps it (innoscript.core.editions since 0.2.0)."""
+    try:
+        from innoscript.core.editions import load_edition
+    except ImportError:
+        from innoscript.editions import load_edition
+    return load_edition
+
+
+def _machine():
+    """(the module whose ``run`` runs a frame, new_frame, build_state), in this tree's layout or an older one's
+    (before 0.2.0: all in runtime/vm.py and runtime/scenario.py)."""
+    try:
+        from innoscript.runtime.machine import frames, tier
+        from innoscript.runtime.tools.scenario import build_state
+        return tier, frames.new_frame, build_state
+    except ImportError:
+        from innoscript.runtime import vm
+        from innoscript.runtime.scenario import build_state
+        return vm, vm.new_frame, build_state
+
+
 def task_compile(runs):
     from innoscript.compiler.bundle import compile_edition
-    from innoscript.core.editions import load_edition
+    load_edition = _load_edition()
     return {"cold_compile_both_editions_s": median_time(
         lambda: [compile_edition(load_edition(e)) for e in ("3e", "4e")], runs)}
 
@@ -71,7 +93,8 @@ def task_compile(runs):
 def task_cold_process(runs):
     """A fresh process compiling both editions (imports, grammar tables from Lark's cache, all cards)."""
     code = ("from innoscript.compiler.bundle import compile_edition\n"
-            "from innoscript.editions import load_edition\n"
+            "try:\n    from innoscript.core.editions import load_edition\n"
+            "except ImportError:\n    from innoscript.editions import load_edition\n"
             "[compile_edition(load_edition(e)) for e in ('3e', '4e')]")
     return {"cold_compile_fresh_process_s": median_time(
         lambda: subprocess.run([sys.executable, "-c", code], check=True), runs)}
@@ -122,11 +145,11 @@ def task_games(edition, sets, bot, games, fast=True):
 def task_instructions(seconds):
     """VM instructions per second on card effects, over random games (card effects only, on the VM)."""
     from innoscript.runtime import Game
-    from innoscript.runtime.machine import vm
     from innoscript.runtime.bots import play_random
+    runner = _machine()[0]
     bundle = _bundle("3e")
     executed, spent, seed = 0, 0.0, 0
-    real_run = vm.run
+    real_run = runner.run
 
     def counting_run(engine, frame):
         nonlocal executed, spent
@@ -138,22 +161,21 @@ def task_instructions(seconds):
         finally:
             spent += time.perf_counter() - t
             executed += before - engine.budget
-    vm.run = counting_run
+    runner.run = counting_run
     try:
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             play_random(Game.new(players=2, seed=seed, bundle=bundle, fast=True), seed)
             seed += 1
     finally:
-        vm.run = real_run
+        runner.run = real_run
     return {"vm_instructions_per_s": executed / spent if spent else 0}
 
 
 def task_save_load(edition, runs):
     """Save and load of a game in progress (a served game's work per stored answer and per resume)."""
     from innoscript.runtime import Game
-    from innoscript.runtime.bots.simple import RandomBot
-    from innoscript.runtime.bots.base import answer_for
+    from innoscript.runtime.bots import RandomBot, answer_for
     bundle = _bundle(edition)
     g = Game.new(edition, 2, 3, bundle=bundle)
     bot = RandomBot(3)
@@ -223,8 +245,7 @@ CASES = [("Writing", 0, hand_writing), ("Metalworking", 0, hand_metalworking), (
 
 
 def task_effects(reps, checks):
-    from innoscript.runtime.machine import vm
-    from innoscript.runtime.tools.scenario import build_state
+    runner, new_frame, build_state = _machine()
     bundle = _bundle("3e")
     base = build_state(POSITION, bundle)
     snapshot = json.dumps(base.state)
@@ -253,7 +274,7 @@ def task_effects(reps, checks):
     out = {}
     for name, effect, hand in CASES:
         def script(e):
-            vm.run(e, vm.new_frame(e.cards, e.cards.by_name[name], effect, 0, 0))
+            runner.run(e, new_frame(e.cards, e.cards.by_name[name], effect, 0, 0))
         row = {"vm_us": timed([fresh() for _ in range(reps)], script),
                "python_us": timed([fresh() for _ in range(reps)], hand)}
         if has_tier:

@@ -36,9 +36,8 @@ LIMIT_S = 2.0          # the search bot's time per decision, at most
 
 
 def one_game(task):
-    from innoscript.runtime.bots.base import answer_for
-    from innoscript.runtime.bots import make_bot
-    from innoscript.runtime.api.game import Game
+    from innoscript.runtime import Game
+    from innoscript.runtime.bots import answer_for, make_bot
     edition, a, b, g, budget, opponent = task
     first = 0 if g % 2 == 0 else 1          # the first bot's seat
     seats = [a, b] if first == 0 else [b, a]
@@ -107,13 +106,12 @@ def _times(ts: list[float]) -> tuple[str, str]:
 
 
 def bots_source() -> str:
-    """A digest of the bots' code: parts played by other code are other games."""
+    """A digest of the bots' code (every module of runtime/bots/): parts played by other code are other games."""
+    from pathlib import Path
     from innoscript.runtime import bots
-    from innoscript.runtime.bots import search
     h = hashlib.sha256()
-    for mod in (bots, search):
-        with open(mod.__file__, "rb") as f:
-            h.update(f.read())
+    for path in sorted(Path(bots.__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
     return h.hexdigest()[:16]
 
 

@@ -27,7 +27,7 @@ import time
 
 async def _client(url: str, n: int, seed: int, edition: str, lat: list[float], think: float = 0.0) -> int:
     from websockets.asyncio.client import connect
-    from innoscript.runtime.bots.simple import RandomBot
+    from innoscript.runtime.bots import RandomBot
     bot = RandomBot(seed)
     pause = random.Random(seed)
     async with connect(url, max_size=2 ** 24) as ws:
@@ -72,7 +72,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args(argv)
     try:
-        from innoscript.runtime.serving.server import free_port, wait_for_port
+        try:
+            from innoscript.runtime.serving.server import free_port, wait_for_port
+        except ImportError:      # the layout before 0.2.0
+            from innoscript.runtime.server import free_port, wait_for_port
     except ImportError as err:   # an older version of the code, measured side by side by bench.py
         reason = f"this version has no server port helpers ({err})"
         print(f"server figures: - ({reason})")

@@ -231,14 +231,13 @@ def _cap(s: str) -> str:
 
 
 def _reference_files() -> list:
-    """The printed texts: the project's reference files beside the checkout (the base cards' and the sets'), or
-    the files in $INNOSCRIPT_REFERENCE (separated by the path separator)."""
+    """The printed texts, where they are at hand: the reference files (the base cards' and the sets') in the
+    folder $INNOSCRIPT_REFERENCE names, else in ../shared/reference beside the checkout (README)."""
     import os
     from pathlib import Path
-    shared = Path(__file__).resolve().parent.parent.parent / "shared" / "reference"
-    given = os.environ.get("INNOSCRIPT_REFERENCE")
-    paths = [Path(p) for p in given.split(os.pathsep)] if given else \
-        [shared / "innovation-base-cards.json", shared / "innovation-expansion-cards.json"]
+    folder = Path(os.environ.get("INNOSCRIPT_REFERENCE")
+                  or Path(__file__).resolve().parent.parent.parent / "shared" / "reference")
+    paths = [folder / "innovation-base-cards.json", folder / "innovation-expansion-cards.json"]
     return [p for p in paths if p.exists()]
 
 

@@ -17,4 +17,4 @@ Where things are (each folder maps to its import name in pyproject.toml):
 Layers, top to bottom: the front doors, the runtime, the compiler, the core.
 docs/architecture.md draws them; pyproject.toml's import contracts enforce them.
 """
-__version__ = "0.1.0"
+__version__ = "0.2.0"

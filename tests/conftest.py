@@ -5,7 +5,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-REFERENCE = ROOT.parent / "shared" / "reference" / "innovation-base-cards.json"
+# The printed reference (README, "The printed reference"): two JSON files outside the project, in the
+# folder $INNOSCRIPT_REFERENCE names, else in ../shared/reference beside the checkout. Tests that compare
+# against printed texts skip without them; the card facts the other tests need are the project's own
+# (tests/data/card-facts.json).
+REFERENCE_DIR = Path(os.environ.get("INNOSCRIPT_REFERENCE") or ROOT.parent / "shared" / "reference")
+REFERENCE = REFERENCE_DIR / "innovation-base-cards.json"
+EXPANSIONS = REFERENCE_DIR / "innovation-expansion-cards.json"
+NO_REFERENCE = ("the printed reference is not beside this checkout (../shared/reference, or a folder named by "
+                "INNOSCRIPT_REFERENCE): see the README")
+needs_reference = pytest.mark.skipif(not (REFERENCE.exists() and EXPANSIONS.exists()), reason=NO_REFERENCE)
 
 
 def _git_status():

@@ -6,7 +6,7 @@ import random
 import jsonschema
 
 from innoscript.core.editions import schema
-from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.serving.server import free_port, wait_for_port  # noqa: F401 (the tests import them from here)
 
 VALIDATOR = jsonschema.Draft202012Validator(schema("protocol.schema.json"))

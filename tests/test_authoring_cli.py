@@ -3,6 +3,8 @@ import json
 import subprocess
 import sys
 
+from conftest import needs_reference
+
 
 def run(*args):
     return subprocess.run([sys.executable, "-m", "innoscript", *args], capture_output=True, text=True)
@@ -77,14 +79,12 @@ def test_simulate_prints_tables_not_python_reprs():
     assert "wins by seat" in r.stdout and "greedy" in r.stdout
 
 
-REF = None
-
-
 def _ref():
     from conftest import REFERENCE
     return str(REFERENCE)
 
 
+@needs_reference
 def test_errata_for_one_card_shows_both_texts():
     r = run("errata", "Alchemy", "--reference", _ref())
     assert r.returncode == 0, r.stderr

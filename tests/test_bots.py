@@ -6,8 +6,7 @@ import random
 import pytest
 
 from innoscript.runtime.bots import BOTS, bot_answer
-from innoscript.runtime.bots.simple import RandomBot
-from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.api.game import Game, card_places
 from innoscript.runtime.bots.search import SearchBot, _cards_for, _engine_action, determinise, engine_from
 from innoscript.runtime.api.views import view
@@ -273,7 +272,7 @@ def test_the_look_ahead_plans_with_the_answers_the_bots_give_inside_a_dogma():
     """Inside a dogma, a sampled world is played on with the greedy bot's answers wherever it has one (yes
     to a "may", the fewest lowest cards to part with, the most highest to keep), the answers the bots
     really give there, so a dogma that their own answers make do nothing does not look useful."""
-    from innoscript.runtime.bots.simple import GreedyBot
+    from innoscript.runtime.bots import GreedyBot
     from innoscript.runtime.bots.search import quick_answer
     from innoscript.runtime.api.views import decision_view, resolve_answer
     checked = set()

@@ -6,8 +6,7 @@ import jsonschema
 import pytest
 
 from innoscript.core.editions import schema
-from innoscript.runtime.bots.simple import RandomBot
-from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.api.game import Game
 from innoscript.runtime.serving.protocol import Hub
 from innoscript.runtime.serving.store import Store

@@ -7,21 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REFERENCE, ROOT
+from conftest import EXPANSIONS, NO_REFERENCE, ROOT
 from innoscript.compiler.bundle import compile_edition
 from innoscript.compiler.tools.diff import diff_card
 from innoscript.core.editions import load_edition
 from innoscript.runtime.tools import scenario as S
 from innoscript.runtime.tools.soak import soak
 
-EXPANSIONS = REFERENCE.parent / "innovation-expansion-cards.json"
 SCENARIOS = ROOT / "tests" / "scenarios" / "1e"
 
 
 @pytest.fixture(scope="module")
 def variants():
     if not EXPANSIONS.exists():
-        pytest.skip("reference file not available")
+        pytest.skip(NO_REFERENCE)
     return json.loads(EXPANSIONS.read_text())["first_edition_variants"]["cards_with_first_keys"]
 
 

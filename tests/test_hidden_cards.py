@@ -109,8 +109,7 @@ def test_the_protocol_takes_an_unrevealed_choice_by_handle_only(tmp_path):
 def test_random_games_with_the_set_show_no_seat_a_hidden_card(edition):
     """Random Echoes games, the private look and the unrevealed choice among them when they come up: no view or
     event names a card to a seat that may not see it (events: unless it was shown to that seat on the way)."""
-    from innoscript.runtime.bots.simple import RandomBot
-    from innoscript.runtime.bots.base import answer_for
+    from innoscript.runtime.bots import RandomBot, answer_for
     bundle = load_bundle(edition, sets=["echoes"])
     for seed in range(2):
         game = Game.new(edition, 3, seed, bundle=bundle)

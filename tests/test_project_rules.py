@@ -3,12 +3,12 @@ import json
 import re
 from pathlib import Path
 
-from conftest import REFERENCE, ROOT
+from card_facts import load as load_facts
+from conftest import ROOT
 
 
 def test_no_card_name_in_python_source():
-    ref = json.loads(REFERENCE.read_text())
-    names = {c["name"] for e in ref["editions"].values() for c in e["cards"]}
+    names = {c["name"] for e in load_facts()["editions"].values() for c in e["cards"]}
     pattern = re.compile("|".join(re.escape(f'"{n}"') + "|" + re.escape(f"'{n}'") for n in sorted(names)))
     offenders = []
     for py in ROOT.rglob("*.py"):
@@ -64,7 +64,7 @@ def test_the_own_name_check_can_fail():
 
 def _set_names() -> tuple[set[str], set[str]]:
     """Every set's names (folder, manifest name and label) and the names of its cards and special
-    achievements, read from every set folder and from the expansions' reference."""
+    achievements, read from every set folder and from the card facts (tests/card_facts.py)."""
     from innoscript.core.editions import CARD_NAME_RE
     sets, names = set(), set()
     for manifest in (ROOT / "cards" / "sets").glob("*/*/set.json"):
@@ -73,13 +73,10 @@ def _set_names() -> tuple[set[str], set[str]]:
         names |= {data.get("label", "")} | {s["name"] for s in data.get("special_achievements", [])}
         for card in manifest.parent.rglob("*.inno"):
             names |= set(CARD_NAME_RE.findall(card.read_text(errors="ignore")))
-    expansions = REFERENCE.parent / "innovation-expansion-cards.json"
-    if expansions.exists():
-        ref = json.loads(expansions.read_text())
-        for e in ref["editions"].values():
-            for name, s in e.get("sets", {}).items():
-                sets.add(name)
-                names |= {c["name"] for c in s["cards"]} | {a["name"] for a in s.get("special_achievements", [])}
+    for e in load_facts()["editions"].values():
+        for name, s in e.get("sets", {}).items():
+            sets.add(name)
+            names |= {c["name"] for c in s["cards"]} | set(s.get("special_achievements", []))
     return {s.lower() for s in sets}, names - {""}
 
 

@@ -83,7 +83,7 @@ def test_the_trials_own_cpu_limit_is_set_in_the_child(tmp_path):
     """The child limits itself before it touches the card (observed through /proc)."""
     script = ("import json,resource,sys\n"
               "sys.argv=['x']\n"
-              "from innoscript.runtime import sandbox\n"
+              "from innoscript.runtime.serving import sandbox\n"
               "sandbox.trial=lambda *a: ([str(resource.getrlimit(resource.RLIMIT_CPU)), "
               "str(resource.getrlimit(resource.RLIMIT_AS))], None)\n"
               "sandbox.main()\n")

@@ -10,8 +10,8 @@ from innoscript.runtime.serving.store import Store
 
 def test_no_answer_parses_a_card(tmp_path, monkeypatch):
     import innoscript.compiler.bundle as B
-    from innoscript.runtime.tools import catalog
-    catalog._CARD_CATALOGS.clear()   # as in a fresh server process
+    from innoscript.runtime.api import faces
+    faces._CARD_CATALOGS.clear()   # as in a fresh server process
     hub = Hub(Store(tmp_path / "g.sqlite"))
     hub.bundle("3e")
     parsed = []

@@ -8,7 +8,7 @@ from innoscript.core import opcodes as O
 from innoscript.compiler.bundle import compile_condition, load_bundle, vocabulary
 from innoscript.core.readsets import read_set
 from innoscript.runtime import Game
-from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.tools.scenario import build_state
 
 

@@ -7,7 +7,7 @@ from innoscript.compiler.bundle import compile_card, load_bundle, read_bundle_fi
 from innoscript.core.diagnostics import CompileError
 from innoscript.core.editions import load_edition
 from innoscript.runtime import Game, RuntimeFault
-from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.rules.invariants import violations
 from innoscript.runtime.tools.soak import soak
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REFERENCE, regenerate
+from conftest import EXPANSIONS as EXPANSION, REFERENCE, needs_reference, regenerate
 from innoscript.compiler.tools import errata as E
 from innoscript.compiler.bundle import parse_card, vocabulary
 from innoscript.compiler.tools.render import render_card, render_text
@@ -14,7 +14,6 @@ from innoscript.core.editions import load_edition
 
 BASELINES = Path(__file__).parent / "errata"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-needs_reference = pytest.mark.skipif(not REFERENCE.exists(), reason="the reference file is not beside the project")
 
 
 def asts(edition):
@@ -70,7 +69,6 @@ def test_a_changed_detail_is_flagged(mutation):
     assert E.drift(checks, baseline), f"changing {old!r} to {new!r} in {src.name} was not flagged"
 
 
-EXPANSION = REFERENCE.parent / "innovation-expansion-cards.json"
 
 
 def set_asts(edition, set_name):
@@ -80,7 +78,7 @@ def set_asts(edition, set_name):
     return [parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources if f"sets/{set_name}/" in s.relpath]
 
 
-@pytest.mark.skipif(not EXPANSION.exists(), reason="the expansion reference is not beside the project")
+@needs_reference
 @pytest.mark.parametrize("edition", ["3e", "4e"])
 def test_errata_baseline_of_a_set_echo_effects_included(edition):
     cards = [c for c in set_asts(edition, "echoes") if c.effects]
@@ -100,7 +98,7 @@ def test_errata_baseline_of_a_set_echo_effects_included(edition):
         f"docs/errata-echoes-{edition}.md is out of date (INNOSCRIPT_REGEN=1 rewrites it)"
 
 
-@pytest.mark.skipif(not EXPANSION.exists(), reason="the expansion reference is not beside the project")
+@needs_reference
 def test_a_changed_echo_effect_is_flagged():
     cards = set_asts("3e", "echoes")
     bangle = next(c for c in cards if c.name == "Bangle")

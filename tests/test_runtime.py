@@ -8,7 +8,7 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import BadSave, Game, IllegalAnswer, RuntimeFault
-from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.bots import play_random
 from writing_game import game_with_writing
 

@@ -1,23 +1,21 @@
 """Every card of each set matches the reference facts: age, colour, each icon position (echo box,
-bonus values and music notes included), the dogma icon, and its effects' kinds in printed order."""
+bonus values and music notes included), the dogma icon, and its effects' kinds in printed order
+(the facts as the project keeps them: tests/card_facts.py)."""
 import copy
-import json
-import re
 
 import pytest
 
-from conftest import ROOT
+from card_facts import load
 from innoscript.compiler.bundle import compile_edition
 from innoscript.core.editions import available_sets, load_edition
 
-EXPANSIONS = ROOT.parent / "shared" / "reference" / "innovation-expansion-cards.json"
 EDITIONS = {"3e": "3", "4e": "4"}
 CASES = [(e, s) for e in sorted(EDITIONS) for s in available_sets(e)]
 
 
 @pytest.fixture(scope="module")
 def reference():
-    return json.loads(EXPANSIONS.read_text())
+    return load()
 
 
 def cells(card: dict, hex_like: set[str]) -> list[str]:
@@ -38,9 +36,7 @@ def mismatches(card: dict, ref: dict, hex_like: set[str]) -> list[str]:
                              ("dogma icon", card["dogma"], ref["dogma_icon"])):
         if have != want:
             out.append(f"{what}: {have!r}, the reference says {want!r}")
-    kinds = (["echo"] if ref.get("echo_effect") else []) + \
-        ["compel" if e["is_compel"] else "demand" if e["is_demand"] else "non_demand"
-         for e in ref["dogma_effects"] if e["text"].strip() != "No effect."]
+    kinds = ref["effects"]
     if [e["kind"] for e in card["effects"]] != kinds:
         out.append(f"effects {[e['kind'] for e in card['effects']]}, the reference prints {kinds}")
     return out
@@ -84,8 +80,8 @@ def test_the_comparison_catches_a_wrong_fact(reference):
 
 def test_the_music_notes_are_on_the_cards_the_reference_names(reference):
     # the reference's icon rows print a music note as a plain hex; its text markup names the cards that have one
-    m = re.search(r"music-note hex on ([^)]+)\)", reference["conventions"]["text_markup"])
-    named = {n.strip() for n in m.group(1).split(",")}
+    named = set(reference["music_notes"])
+    assert named
     for edition in EDITIONS:
         cards, _ = _set_cards(edition, "echoes")
         have = {c["name"] for c in cards if "music_note" in c["icons"]}

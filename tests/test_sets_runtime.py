@@ -10,8 +10,7 @@ import pytest
 from innoscript.compiler.bundle import compile_card, compile_condition, load_bundle, vocabulary
 from innoscript.core.editions import load_edition
 from innoscript.runtime import Game
-from innoscript.runtime.bots.simple import RandomBot
-from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.api.game import BadSave
 from innoscript.runtime.rules.invariants import violations
 
@@ -338,7 +337,7 @@ def test_the_sets_expressions_kept_by_what_they_read_agree_with_running_them_afr
     """The draw rule, the score and a zone's limit are kept with the contents of their read sets
     (runtime/machine/expressions.py): at every decision of a seeded Echoes game, each kept value is the value the
     expression computes now."""
-    from innoscript.runtime.rules import sets
+    from innoscript.runtime.machine import expressions
     game = Game.new(edition, 2, 11, bundle=load_bundle(edition, sets=("echoes",)), fast=True)
     from innoscript.runtime.rules import zones
     cards, bots, checked, limits = game.cards, [RandomBot(3), RandomBot(4)], 0, set()
@@ -346,12 +345,12 @@ def test_the_sets_expressions_kept_by_what_they_read_agree_with_running_them_afr
         for p in range(2):
             for what in ("draw_rule", "score"):
                 chunk = cards.bundle["sets"]["echoes"][what]
-                fresh = sets.run_chunk(cards, game.state, chunk, f"echoes:{what}", p)
-                assert sets.evaluate(cards, game.state, "echoes", what, p) == fresh
+                fresh = expressions.run_chunk(cards, game.state, chunk, f"echoes:{what}", p)
+                assert expressions.evaluate(cards, game.state, "echoes", what, p) == fresh
                 checked += 1
             limit = cards.zones["forecast"].get("limit")
             if limit is not None:   # the 4th edition's forecast limit, from the highest splay
-                fresh = sets.run_chunk(cards, game.state, limit, "echoes:zones/forecast/limit", p)
+                fresh = expressions.run_chunk(cards, game.state, limit, "echoes:zones/forecast/limit", p)
                 assert zones.limit(cards, game.state, "forecast", p) == max(int(fresh or 0), 0)
                 limits.add(fresh)
         p = game.decision["player"]

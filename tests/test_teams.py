@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from innoscript.runtime import Game
-from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.api.game import BadSave
 from innoscript.runtime.rules.invariants import team_violations, violations
 from innoscript.runtime.rules.options import OptionsError, normalise

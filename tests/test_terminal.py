@@ -199,8 +199,7 @@ def test_terminal_draws_a_real_forecast_to_its_owner_and_its_size_to_the_others(
     import io
     from rich.console import Console
     from innoscript.runtime import Game
-    from innoscript.runtime.bots.simple import RandomBot
-    from innoscript.runtime.bots.base import answer_for
+    from innoscript.runtime.bots import RandomBot, answer_for
     from innoscript.runtime.serving.terminal import Terminal
     game = Game.new(players=2, seed=1, sets=["echoes"])
     bots = [RandomBot(1), RandomBot(8)]

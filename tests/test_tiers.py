@@ -11,9 +11,9 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, RuntimeFault
-from innoscript.runtime.machine import tier, vm
+from innoscript.runtime.machine import frames, tier, vm
 from innoscript.runtime.tools import scenario as S
-from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots import RandomBot
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").rglob("*.yaml"))
 
@@ -168,7 +168,7 @@ def test_a_chunk_is_translated_once_hot(monkeypatch):
     game = Game.new(seed=4)
     eng = game.engine
     card = eng.cards.by_name["Writing"]
-    got = [tier.function_for(eng, vm.new_frame(eng.cards, card, 0, 0, 0)) for _ in range(5)]
+    got = [tier.function_for(eng, frames.new_frame(eng.cards, card, 0, 0, 0)) for _ in range(5)]
     assert got[:3] == [None] * 3 and got[3] is not None and got[4] is got[3]
 
 
@@ -188,7 +188,7 @@ def _tier_cache(monkeypatch, folder, disk: bool, hot: int):
 
 def _writing(seed=4):
     eng = Game.new(seed=seed).engine
-    return eng, vm.new_frame(eng.cards, eng.cards.by_name["Writing"], 0, 0, 0)
+    return eng, frames.new_frame(eng.cards, eng.cards.by_name["Writing"], 0, 0, 0)
 
 
 def test_a_translation_compiled_once_serves_later_processes(monkeypatch, tmp_path):

@@ -11,8 +11,7 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, RuntimeFault
-from innoscript.runtime.bots.simple import RandomBot
-from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.rules.invariants import violations
 from writing_game import game_with_writing
 

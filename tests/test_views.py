@@ -5,8 +5,7 @@ import pytest
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import Game, IllegalAnswer
-from innoscript.runtime.bots.simple import RandomBot
-from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.api.views import resolve_token
 from leaks import check_seat, hidden_from, leaks
 

@@ -139,8 +139,7 @@ XSS = '<img src=x onerror="window.__pwned=1">'
 def saved_game(tmp_path, turns=None, seed=5, names=None, over=False, edition="3e"):
     """A saved game (as the web saves it) played by bots to a given turn, or to its end."""
     import json
-    from innoscript.runtime.bots.simple import GreedyBot, RandomBot
-    from innoscript.runtime.bots.base import answer_for
+    from innoscript.runtime.bots import GreedyBot, RandomBot, answer_for
     from innoscript.runtime.api.game import Game
     game = Game.new(edition=edition, players=2, seed=seed, names=names)
     bots = [GreedyBot(seed), RandomBot(seed + 1)]

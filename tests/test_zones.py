@@ -9,8 +9,7 @@ import pytest
 from innoscript.compiler.bundle import load_bundle
 from innoscript.runtime import BadSave, Game
 from innoscript.runtime.rules import zones
-from innoscript.runtime.bots.simple import RandomBot
-from innoscript.runtime.bots.base import answer_for
+from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.rules.invariants import violations
 from innoscript.runtime.serving.protocol import Hub
 from innoscript.runtime.serving.store import Store

@@ -4,7 +4,7 @@ import json
 from innoscript.compiler.bundle import compile_card, vocabulary
 from innoscript.core.editions import load_edition
 from innoscript.runtime import Game
-from innoscript.runtime.bots.simple import RandomBot
+from innoscript.runtime.bots import RandomBot
 from innoscript.runtime.state.positions import place, remove_from_anywhere
 
 HEAD = 'card "Writing" {\n age 1\n color blue\n icons hex lightbulb lightbulb crown\n dogma lightbulb\n}\n'
