@@ -35,8 +35,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_BASELINE = "bc56c75^"
-# the installed package's layout (pyproject.toml's package-dir): import name -> folder in a checkout
-LAYOUT = {"": "innoscript", "grammar": "grammar", "compiler": "compiler", "runtime": "runtime", "cards": "cards"}
+sys.path.insert(0, str(ROOT / "scripts"))
+from package_tree import lay_out  # noqa: E402  (the installed package's layout, from a checkout)
 
 
 # ================================================================ measurements (run in a worker process)
@@ -375,14 +375,7 @@ def export_baseline(ref: str, into: str) -> str:
     os.makedirs(src)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", ref], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", src], input=archive.stdout, check=True)
-    pkg = os.path.join(into, "path", "innoscript")
-    os.makedirs(pkg)
-    for entry in os.listdir(os.path.join(src, LAYOUT[""])):
-        os.symlink(os.path.join(src, LAYOUT[""], entry), os.path.join(pkg, entry))
-    for sub, folder in LAYOUT.items():
-        if sub:
-            os.symlink(os.path.join(src, folder), os.path.join(pkg, sub))
-    return os.path.join(into, "path")
+    return str(lay_out(Path(src), Path(into) / "path"))      # by REF's own pyproject.toml
 
 
 def speedup(key: str, new: float, old: float) -> float | None:

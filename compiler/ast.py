@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from innoscript.core.diagnostics import Pos, NOWHERE
+from innoscript.core.diagnostics import NOWHERE, Pos
 
 
 @dataclass

@@ -20,15 +20,15 @@ from pathlib import Path
 import jsonschema
 
 from innoscript.core import opcodes as O
+from innoscript.core.cache import cache_dir
 from innoscript.core.diagnostics import CompileError, Diagnostic, Pos, Reporter
 from innoscript.core.editions import Edition, load_edition, schema
-from innoscript.core.cache import cache_dir
 from innoscript.core.hook_points import HOOK_POINTS
+from innoscript.core.readsets import read_set, scope as read_scope
 from . import ast as A
 from .builder import build
 from .codegen import CodeGen
 from .parser import grammar_text, parse
-from innoscript.core.readsets import read_set, scope as read_scope
 from .resolver import Vocabulary, resolve
 from .verifier import VerifyError, verify
 

@@ -10,7 +10,7 @@ import functools
 import re
 from importlib import resources
 
-from lark import Lark, Tree, Token
+from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from innoscript.core.diagnostics import CompileError, Diagnostic, Pos, did_you_mean

@@ -5,8 +5,7 @@ import random
 
 import pytest
 
-from innoscript.runtime.bots import BOTS, bot_answer
-from innoscript.runtime.bots import RandomBot, answer_for
+from innoscript.runtime.bots import BOTS, RandomBot, answer_for, bot_answer
 from innoscript.runtime.api.game import Game, card_places
 from innoscript.runtime.bots.search import SearchBot, _cards_for, _engine_action, determinise, engine_from
 from innoscript.runtime.api.views import view

@@ -2,7 +2,9 @@
 import subprocess
 import sys
 
-from conftest import ROOT
+from conftest import EXPANSIONS, REFERENCE, ROOT
+
+PRINTED = REFERENCE.exists() and EXPANSIONS.exists()   # the gallery shows printed texts only where they are at hand
 
 
 def test_mkdocs_build_strict(tmp_path):
@@ -49,7 +51,11 @@ def _gallery_pages_show_what_a_rules_checker_needs(site):
     assert m and json.loads(H.unescape(m.group(1)))["name"] == "Oars"
     assert 'id="inno-icons"' in page and "assets/cards/cards.js" in page and "assets/cards/gallery.js" in page
     assert (site / "assets" / "cards" / "cards.js").exists() and (site / "assets" / "cards" / "icons.svg").exists()
-    assert "Printed and rendered text" in page and "(close)" in page and "{+dogma+}" in page
+    assert "Printed and rendered text" in page
+    if PRINTED:
+        assert "(close)" in page and "{+dogma+}" in page
+    else:
+        assert "No reference text for this card; the rendered text:" in page
     assert "oars-repeat.yaml" in page and (site / "gallery" / "3e" / "scenarios" / "age1-oars-repeat" / "index.html").exists()
     assert "Changes in the 4e edition" in page and "../../4e/oars/" in page
     page4 = (site / "gallery" / "4e" / "oars" / "index.html").read_text(encoding="utf-8")
@@ -77,7 +83,8 @@ def _a_set_has_its_gallery_pages(site):
     assert "Bangle (3e, echoes)" in page and "Echoes of the Past (3rd edition)" in page
     face = json.loads(H.unescape(re.search(r'data-inno-card="([^"]+)"', page).group(1)))
     assert face["name"] == "Bangle" and face["echo"] and face["bonuses"] == [None, None, None, 1]
-    assert re.search(r"<td>echo</td>\s*<td>Tuck a red card from your hand.</td>", page)
+    if PRINTED:
+        assert re.search(r"<td>echo</td>\s*<td>Tuck a red card from your hand.</td>", page)
     assert "Changes in the 4e edition" in page and "../4e/bangle/" in page
     dice = (site / "gallery" / "echoes" / "3e" / "dice" / "index.html").read_text(encoding="utf-8")
     assert "dice-no-bonus.yaml" in dice and (site / "gallery" / "echoes" / "3e" / "scenarios" / "age1-dice-no-bonus"

@@ -131,8 +131,9 @@ def entries() -> dict[str, Entry]:
 @functools.cache
 def _usage() -> dict[str, tuple[list, list[str]]]:
     """construct -> ([(length, card, source line) of its uses], every card using it)."""
-    from innoscript.core.editions import available_editions, available_sets, load_set, load_edition
     from lark import Tree
+
+    from innoscript.core.editions import available_editions, available_sets, load_edition, load_set
     parser = lark_parser()
     inline = inline_rules()
     passing = {n for n, e in _syntax_entries().items() if e.rule in inline}

@@ -33,8 +33,8 @@ import copy
 import math
 import pickle
 import random
-import weakref
 import time
+import weakref
 
 from ..api.game import load_game_bundle
 from ..machine.expressions import points

@@ -21,7 +21,6 @@ from ..state.board import highest_top_value, may_achieve
 from ..state.cards import Cards
 from . import vm
 
-
 # An expression of a manifest is small; this bounds one that loops by mistake.
 EXPRESSION_BUDGET = 20_000
 

@@ -53,7 +53,6 @@ from innoscript.core.cache import cache_dir
 from . import builtins as builtins_impl, vm
 from .frames import chunk_of
 
-
 TIERS = ("compiled", "vm")
 
 # Handed to the VM: they may ask a player, or they end or redirect the frame.

@@ -51,7 +51,6 @@ from . import builtins as builtins_impl
 from .faults import BudgetExhausted, GameOver, NeedDecision, OutOfRange, RuntimeFault, fault, python_fault
 from .frames import chunk_of
 
-
 MAX_NUMBER = 10 ** 6      # numbers beyond this are a card's fault, not a game position
 
 ENUM = O.ENUMS

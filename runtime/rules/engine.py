@@ -1,8 +1,10 @@
 """The rules engine: one game's decisions, answers and main loop.
 
-The engine drives the VM (runtime/machine/vm.py) and owns every decision.  All
-progress is kept in the JSON state (runtime/state/positions.py), so the engine can be
-rebuilt from a saved game at any decision.  Everything that differs between
+The engine drives the VM (runtime/machine/vm.py) and owns every decision; it
+is the VM's host, whose methods the instructions call to move cards, draw, ask
+and read the score.  All progress is kept in the JSON state
+(runtime/state/positions.py), so the engine can be rebuilt from a saved game
+at any decision.  Everything that differs between
 editions comes from the bundle's manifest: ages, achievements to win,
 opening turns, special achievements and their conditions, rule switches.
 

@@ -11,10 +11,10 @@ primitive placement (which end of a pile, which zone) is runtime/state/positions
 """
 from __future__ import annotations
 
-from . import zones
-from ..state.positions import bump, place, remove_from_anywhere, supply_pile, unshow
-from ..state.board import locate
 from innoscript.core.opcodes import ENUMS
+from ..state.board import locate
+from ..state.positions import bump, place, remove_from_anywhere, supply_pile, unshow
+from . import zones
 
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "taken",

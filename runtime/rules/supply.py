@@ -24,9 +24,9 @@ from __future__ import annotations
 import random
 
 from ..machine.expressions import draw_set
-from . import sets, zones
 from ..state.cards import Cards
 from ..state.positions import draw_age, supply_pile, supply_piles
+from . import sets, zones
 
 
 def deal(cards: Cards, state: dict, seed: int) -> None:

@@ -12,8 +12,8 @@ order, opponents, neighbours, teams) is runtime/state/teams.py's.
 """
 from __future__ import annotations
 
-from ..state import teams
 from ..machine.expressions import achievable
+from ..state import teams
 from ..state.board import highest_top_value, top_cards
 from ..state.positions import remove_from_anywhere
 

@@ -41,18 +41,24 @@ import jsonschema
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.core.diagnostics import CompileError
-from innoscript.core.editions import available_editions, available_sets, find_set_folder, load_edition, load_set_manifest, schema
-from . import sandbox
-from ..bots import BOTS
-from ..bots.base import answer_for
-from ..rules.engine import IllegalAnswer
+from innoscript.core.editions import (
+    available_editions,
+    available_sets,
+    find_set_folder,
+    load_edition,
+    load_set_manifest,
+    schema,
+)
+from ..api.faces import card_catalog
 from ..api.game import BadSave, Game
+from ..api.views import resolve_answer, token as card_handle
+from ..bots import BOTS, answer_for
+from ..machine.faults import RuntimeFault
+from ..rules.engine import IllegalAnswer
 from ..rules.invariants import violations
 from ..rules.sets import report as set_report
+from . import sandbox
 from .store import Conflict, Store
-from ..api.faces import card_catalog
-from ..api.views import resolve_answer, token as card_handle
-from ..machine.faults import RuntimeFault
 
 PROTOCOL_VERSION = 1
 

@@ -64,6 +64,7 @@ SECURITY_HEADERS = [("Content-Security-Policy", CSP), ("X-Content-Type-Options",
 def _static(connection, request):
     """With --web: serve the playground's files; /ws is the protocol's WebSocket."""
     from importlib import resources
+
     from websockets.datastructures import Headers
     from websockets.http11 import Response
     path = request.path.split("?")[0]

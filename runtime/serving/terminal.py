@@ -26,15 +26,14 @@ import sys
 from rich.console import Console
 from rich.text import Text
 
-from ..bots import BOTS, make_bot
-from ..bots.base import answer_for
-from ..rules.engine import IllegalAnswer
-from ..api.game import BadSave, Game
-from ..rules.sets import report as set_report, warnings as set_warnings
-from ..api.faces import card_catalog
-from ..api.wording import card_name
-from ..machine.faults import RuntimeFault
 from innoscript.core.diagnostics import suggest
+from ..api.faces import card_catalog
+from ..api.game import BadSave, Game
+from ..api.wording import card_name
+from ..bots import BOTS, answer_for, make_bot
+from ..machine.faults import RuntimeFault
+from ..rules.engine import IllegalAnswer
+from ..rules.sets import report as set_report, warnings as set_warnings
 
 COLORS = {"blue": "bright_blue", "red": "red", "green": "green", "yellow": "yellow", "purple": "magenta"}
 GLYPHS = {"crown": ("♛", "yellow"), "leaf": ("❦", "green"), "lightbulb": ("✹", "magenta"), "castle": ("♜", "white"),

@@ -31,7 +31,6 @@ import hashlib
 from .board import locate
 from .cards import Cards
 
-
 # ---------------------------------------------------------------- set-up
 
 def empty_player(cards: Cards, name: str) -> dict:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 
-
 PAIRINGS = {"1+2": 1, "1+3": 2, "1+4": 3}
 
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from innoscript.core import opcodes as O
 from innoscript.compiler.bundle import load_bundle
+from innoscript.core import opcodes as O
 from innoscript.core.editions import source_path
 from .catalog import default_scenario_dir
 from .scenario import ScenarioError, run

@@ -21,14 +21,14 @@ import jsonschema
 from innoscript.compiler.bundle import load_bundle
 from innoscript.core.diagnostics import CompileError, suggest
 from innoscript.core.editions import schema
-from . import scenario_check
-from ..state import teams
-from ..rules.engine import Engine, IllegalAnswer
-from ..rules.options import OptionsError, normalise as normalise_options
-from ..state.cards import Cards
-from ..state.positions import new_state, place, remove_from_anywhere, supply_pile
 from ..machine.expressions import points
 from ..machine.faults import RuntimeFault
+from ..rules.engine import Engine, IllegalAnswer
+from ..rules.options import OptionsError, normalise as normalise_options
+from ..state import teams
+from ..state.cards import Cards
+from ..state.positions import new_state, place, remove_from_anywhere, supply_pile
+from . import scenario_check
 
 
 class ScenarioError(Exception):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 import yaml
+
 from innoscript.core.diagnostics import suggest
 
 MAX_BYTES = 1 << 20

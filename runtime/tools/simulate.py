@@ -13,8 +13,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from innoscript.compiler.bundle import load_bundle
-from ..bots import BOTS, play_bots
 from ..api.game import Game
+from ..bots import BOTS, play_bots
 
 _BUNDLES: dict = {}
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 import random
 
-from ..bots.simple import RandomBot
-from ..bots.base import answer_for
 from ..api.game import Game
+from ..bots import RandomBot, answer_for
 from ..rules.invariants import violations
 from .simulate import game_bundle, map_games
 
