@@ -44,8 +44,14 @@ class Moves:
         return {"from": where[0], "from_player": where[1]}
 
     def _meld(self, p: int, cid: int, bottom: bool = False, **extra):
+        pile = self.state["players"][p]["board"][self.cards.color[cid]]
+        # a card moved within its own pile (melded from its bottom, tucked from its top) never leaves
+        # it: the pile keeps its splay (ruling 14)
+        splay = pile["splay"] if cid in pile["cards"] else "none"
         where = remove_from_anywhere(self.state, cid)
         place(self.cards, self.state, cid, "board", p, bottom=bottom)
+        if splay != "none":
+            pile["splay"] = splay
         self.emit("tuck" if bottom else "meld", player=p, card=cid, **self._origin(where), **extra)
 
     def _put(self, p: int, cid: int, verb: str):
