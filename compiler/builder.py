@@ -531,6 +531,9 @@ class Builder(Transformer):
     def zone_available_special(self, meta, c):
         return A.Zone("available_special", pos=_pos(meta))
 
+    def zone_available_all(self, meta, c):
+        return A.Zone("available_all", pos=_pos(meta))
+
     def zone_junk_special(self, meta, c):
         return A.Zone("junk_special", pos=_pos(meta))
 

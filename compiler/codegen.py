@@ -500,6 +500,10 @@ class CodeGen:
         elif z.kind == "deck":
             self.expr(z.age)
             self.emit(O.DECK, pos=z.pos)
+        elif z.kind == "available_all":   # "an available achievement": standard ones and special ones together
+            self.emit(O.ZONE_GLOBAL, E("global_zone", "available"), pos=z.pos)
+            self.emit(O.ZONE_GLOBAL, E("global_zone", "available_special"), pos=z.pos)
+            self.emit(O.BINARY, E("binop", "union"), pos=z.pos)
         else:
             self.emit(O.ZONE_GLOBAL, E("global_zone", z.kind), pos=z.pos)
 

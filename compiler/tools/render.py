@@ -671,6 +671,7 @@ class Renderer:
             return f"the {self.value_ref(z.age)} deck"
         return {"junk": "the junk", "available": "the available achievements",
                 "available_special": "the available special achievements",
+                "available_all": "the available standard and special achievements",
                 "junk_special": "the special achievements in the junk",
                 "revealed_all": "the revealed cards"}[z.kind]
 
