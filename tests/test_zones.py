@@ -13,6 +13,7 @@ from innoscript.runtime.bots import RandomBot, answer_for
 from innoscript.runtime.rules.invariants import violations
 from innoscript.runtime.serving.protocol import Hub
 from innoscript.runtime.serving.store import Store
+from innoscript.runtime.machine.faults import NeedDecision
 from leaks import leaks
 from protocol_client import check
 
@@ -77,14 +78,19 @@ def test_3e_has_no_limit(b3):
     assert violations(game.engine) == []
 
 
-def test_a_move_into_a_full_zone_does_nothing_card_by_card(b4):
+def test_a_move_into_a_full_zone_does_nothing_and_the_performer_chooses_what_fits(b4):
     game = Game.new("4e", 2, 1, bundle=b4)
     splay_one(game, 0, "up")                         # limit 2
     z, before = zone_name(game), len(free_cards(game, 1000))
     first, second, third = free_cards(game, 3)
-    f = frame()
+    f = {**frame(), "card": -1}                      # a frame of no card: the decision names no source
     assert game.engine.move(f, [first], verb(game)) == [first] and f["did"]
-    assert game.engine.move(f, [second, third], verb(game)) == [second]   # room for one: the other stays
+    with pytest.raises(NeedDecision):                # room for one of the two: the performer chooses it
+        game.engine.move(f, [second, third], verb(game))
+    asked = game.state["pending"]
+    assert (asked["player"], asked["options"], asked["min"], asked["max"]) == (0, [second, third], 1, 1)
+    f["answer"] = [second]
+    assert game.engine.move(f, [second, third], verb(game)) == [second]   # the other stays
     assert game.state["players"][0]["zones"][z] == [first, second]
     assert game.engine.move(f, [third], verb(game)) == [] and not f["did"]
     assert third in free_cards(game, 1000) and len(free_cards(game, 1000)) == before - 2
@@ -107,7 +113,11 @@ def test_transfer_to_another_players_zone_follows_their_limit(b4):
     game = Game.new("4e", 2, 1, bundle=b4)
     splay_one(game, 1, "aslant")                     # player 2: limit 1
     a, b = game.state["players"][0]["hand"]
-    moved = game.engine.transfer(frame(), [a, b], 1, zone_name(game))
+    f = {**frame(), "card": -1}
+    with pytest.raises(NeedDecision):                # room for one: the performer chooses it
+        game.engine.transfer(f, [a, b], 1, zone_name(game))
+    f["answer"] = [a]
+    moved = game.engine.transfer(f, [a, b], 1, zone_name(game))
     assert moved == [a] and game.state["players"][1]["zones"][zone_name(game)] == [a]
     assert game.state["players"][0]["hand"] == [b]
 

@@ -1,7 +1,8 @@
 """Card moves: meld, tuck, score, return, junk, reveal, transfer (to the available achievements too), exchange,
 splay and rearrange, and the moves into and out of the sets' per-player zones (runtime/rules/zones.py): a zone's verb
 (``foreshadow``) and transfers put cards there, never past the zone's limit (a move into a full zone does
-nothing, decided card by card); ``promote`` melds a card (from the forecast).
+nothing; more cards than the zone has room for: the performer chooses the ones that go in); ``promote``
+melds a card (from the forecast).
 
 Every move an effect makes goes through here, so each one emits its event,
 counts as a change for the sharing bonus (``_count_change``), records what
@@ -134,6 +135,8 @@ class Moves:
         moved = []
         if verb in ("meld", "tuck"):
             cids = self._onto_piles(frame, cids, verb, p)
+        elif verb in self.cards.zone_verbs:
+            cids = self._into_room(frame, cids, self.cards.zone_verbs[verb], p, verb)
         for cid in cids:
             if isinstance(cid, str):
                 if not self._move_special(cid, verb):
@@ -174,6 +177,19 @@ class Moves:
             out += list(reversed(order)) if verb == "meld" else list(order)
         return out
 
+    def _into_room(self, frame, cids: list, zone: str, owner: int, purpose: str) -> list:
+        """Cards going together into a zone with a limit: when they are more than its room, the performer
+        chooses which go in (the others stay where they are); ruling 26."""
+        cap = zones.limit(self.cards, self.state, zone, owner)
+        if cap is None:
+            return cids
+        room = cap - len(self.state["players"][owner]["zones"][zone])
+        if room <= 0 or len(cids) <= room:
+            return cids
+        return self.ask({"player": frame["you"], "kind": "select_cards", "options": list(cids), "min": room,
+                         "max": room, "purpose": purpose,
+                         "prompt": f"only {room} of them fit: choose the card(s) to put into the {zone}"}, frame)
+
     def _move_special(self, name: str, verb: str) -> bool:
         """Special achievements are named, not cards: junk one that is available, or return one from the junk."""
         st = self.state
@@ -204,6 +220,8 @@ class Moves:
         targets = target if isinstance(target, list) else [target]
         to = targets[0] if targets else frame["you"]
         moved = []
+        if zone in self.cards.zones:
+            cids = self._into_room(frame, cids, zone, to, "transfer")
         for cid in cids:
             if zone in self.cards.zones and not zones.has_room(self.cards, st, zone, to):
                 continue    # a full zone: this card stays where it is
