@@ -97,16 +97,19 @@ def test_a_move_into_a_full_zone_does_nothing_and_the_performer_chooses_what_fit
     assert violations(game.engine) == []
 
 
-def test_draw_into_a_full_zone_draws_nothing(b4):
+def test_draw_into_a_full_zone_draws_and_keeps_the_card_in_hand(b4):
     game = Game.new("4e", 2, 1, bundle=b4)
     splay_one(game, 0, "aslant")                     # limit 1
     hand = list(game.state["players"][0]["hand"])
     before = len(game.state["supply"]["3"]) + len(game.state["set_supply"]["echoes"]["3"])
-    drawn = game.engine.draw_effect(frame(), 3, 3, verb(game))
-    assert len(drawn) == 1 and game.state["players"][0]["zones"][zone_name(game)] == drawn
-    assert game.state["players"][0]["hand"] == hand
+    f = frame()
+    drawn = game.engine.draw_effect(f, 3, 3, verb(game))
+    assert len(drawn) == 3 and game.state["players"][0]["zones"][zone_name(game)] == drawn[:1] and f["did"]
+    assert game.state["players"][0]["hand"] == hand + drawn[1:]   # drawn, then the full forecast took nothing
     after = len(game.state["supply"]["3"]) + len(game.state["set_supply"]["echoes"]["3"])
-    assert after == before - 1                       # the other two stay on their piles
+    assert after == before - 3
+    f = frame()
+    assert len(game.engine.draw_effect(f, 1, 3, verb(game))) == 1 and not f["did"]   # nothing was foreshadowed
 
 
 def test_transfer_to_another_players_zone_follows_their_limit(b4):

@@ -12,7 +12,8 @@ A draw of a value goes to the first non-empty *base* pile at or above it
 draw rules which set it takes its card from; a draw naming a set
 (``draw SET [1]``) takes that set.  A set whose pile of that age is empty
 gives a base card of that age instead.  A draw into a set's zone
-(``draw and foreshadow``) into a full zone draws nothing.
+(``draw and foreshadow``) draws the card, then puts it there; into a full zone
+the card stays in the hand.
 
 A private look (``look at the top card of any deck``) lets the performer
 choose any pile with cards, of any age, the base game's or a set's in play,
@@ -26,7 +27,7 @@ import random
 from ..machine.expressions import draw_set
 from ..state.cards import Cards
 from ..state.positions import draw_age, supply_pile, supply_piles
-from . import sets, zones
+from . import sets
 
 
 def deal(cards: Cards, state: dict, seed: int) -> None:
@@ -82,18 +83,17 @@ class Supply:
 
     def draw_effect(self, frame, count: int, value: int, then: str, from_set: str | None = None) -> list[int]:
         p = frame["you"]
-        drawn = []
-        zone = self.cards.zone_verbs.get(then)
+        drawn, put = [], False
         for _ in range(max(count, 0)):
-            if zone is not None and not zones.has_room(self.cards, self.state, zone, p):
-                continue    # into a full zone: the card stays on its pile (docs/rules.md)
             cid = self.draw_one(p, value, from_set)
             if then != "draw":
-                self._put(p, cid, then)
+                # "draw and X": the card is drawn, then X is done to it; a full zone takes nothing, so
+                # the card drawn to foreshadow stays in the hand (docs/rules.md, ruling 26)
+                put = self._put(p, cid, then) is not False or put
             drawn.append(cid)
             self.after_change()
         frame["sel_full"] = None
-        frame["did"] = bool(drawn)
+        frame["did"] = put if then in self.cards.zone_verbs else bool(drawn)
         return drawn
 
     def look(self, frame) -> None:
