@@ -200,7 +200,7 @@ def _eligible(e, f, cs):
         return False
     you = f["you"]
     score, top = e.points(you), highest_top_value(e.cards, e.state, you)
-    return all(may_achieve(score, top, e.cards.age[c]) for c in cs)
+    return all(may_achieve(e.cards, e.state, you, e.cards.age[c], score, top) for c in cs)
 
 
 def _demand_effects(e, f, cs):

@@ -124,8 +124,8 @@ def achievable(cards: Cards, state: dict, p: int, values) -> list:
     the score counted once for all."""
     if not values:
         return []
-    score, lowest = points(cards, state, p), min(values)
-    if not may_achieve(score, lowest, lowest):
-        return []      # the common case: not even the lowest is affordable, no need to look at the board
+    score = points(cards, state, p)
+    if score < 5 * min(values):
+        return []      # the common case: below the least any of them costs, no need to look at the board
     top = highest_top_value(cards, state, p)
-    return [v for v in values if may_achieve(score, top, v)]
+    return [v for v in values if may_achieve(cards, state, p, v, score, top)]

@@ -162,7 +162,18 @@ def highest_top_value(cards: Cards, state: dict, p: int) -> int:
     return best
 
 
-def may_achieve(score: int, top: int, value: int) -> bool:
-    """The achieve test: a score of at least 5 per age and a top card of at least that value (the
-    Achieve action and the eligible() builtin both ask this)."""
-    return score >= 5 * value and top >= value
+def achieve_cost(cards: Cards, state: dict, p: int, value: int) -> int:
+    """The score an Achieve of this value needs from p: 5 x value; with a set in play whose rule
+    ``achieve_cost`` is "times_held_plus_one" (``Cards.achieve_cost``), 5 x value x (the achievements of
+    that value p already holds + 1). Never below 5 x value."""
+    cost = 5 * value
+    if cards.achieve_cost == "times_held_plus_one":
+        age = cards.age
+        cost *= 1 + sum(1 for a in state["players"][p]["achievements"] if isinstance(a, int) and age[a] == value)
+    return cost
+
+
+def may_achieve(cards: Cards, state: dict, p: int, value: int, score: int, top: int) -> bool:
+    """The achieve test, for p with this score and highest top card: a top card of at least that value and
+    the score its cost needs (the Achieve action and the eligible() builtin both ask this)."""
+    return top >= value and score >= achieve_cost(cards, state, p, value)

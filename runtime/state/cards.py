@@ -67,6 +67,10 @@ class Cards:
         self.any_echo = any(c["effects"] and c["effects"][0]["kind"] == "echo" for c in self.cards)
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
         self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/rules/sets.py)
+        # the score an Achieve needs (runtime/state/board.py's achieve_cost): the first set in play that
+        # sets the rule achieve_cost, else 5 x value
+        said = [bundle["sets"][n]["manifest"].get("rules", {}).get("achieve_cost") for n in self.set_names]
+        self.achieve_cost: str = next((r for r in said if r), "times_value")
         # Cells that are no icon in counts: an echo box always; a bonus unless a set in play counts bonuses
         # as an icon type of their own (manifest bonus.counts_as_icon), which then is one of the icons.
         bonus_icon = any(bundle["sets"][n]["manifest"].get("bonus", {}).get("counts_as_icon") for n in self.set_names)
