@@ -266,19 +266,35 @@ def test_a_saved_free_dogma_that_was_tampered_with_is_refused(spoil):
 
 
 @pytest.mark.parametrize("kind,want", [
-    ("self-execute", [(0, 0, 0)]),
-    ("super-execute", [(0, 0, 0), (1, 1, 0), (1, 2, 0)]),   # the echo, then the demand of every opponent
+    ("self-execute", []),            # no non-demand effect: nothing runs, no echo either
+    ("super-execute", [("Bangle", 0, 0, 0), ("Candles", 0, 0, 0), ("Candles", 1, 1, 0), ("Candles", 1, 2, 0)]),
 ])
-def test_an_executed_card_runs_its_own_echo_first(kind, want):
-    """Candles (4th edition: an echo effect and a demand) under Bangle on a pile splayed up, executed:
-    its own echo first, never Bangle's; a super-execute adds its demand for each opponent."""
+def test_an_executed_card_runs_its_piles_echoes_only_with_its_own_effects(kind, want):
+    """Candles (4th edition: an echo effect and a demand, no non-demand) on top of Bangle, splayed up (Bangle's
+    echo box shows). A super-execute runs the pile's visible echo effects, deepest first, then the demand for
+    each opponent; a self-execute, with no non-demand effect to run, runs nothing (ruling echo-execute)."""
     e = _engine("4e", {"players": [{"board": {"red": {"cards": ["Candles", "Bangle"], "splay": "up"}}}, {}, {}]})
     candles = e.cards.by_name["Candles"]
     e.state["dogma"] = {"stack": [], "records": []}
     e.execute({"you": 0, "card": candles, "depth": 0}, candles, kind)
     work = e.state["dogma"]["stack"][-1]["work"]
-    assert {c for c, *_ in work} == {candles}
-    assert [(eff, you, me) for _, eff, you, me, _ in work] == want
+    assert [(e.cards.name[c], eff, you, me) for c, eff, you, me, _ in work] == want
+
+
+@pytest.mark.parametrize("edition,want", [("3e", []), ("4e", ["Ruler", "Magnifying Glass"])])
+def test_an_execution_runs_the_piles_echoes_in_the_4th_edition_and_none_in_the_3rd(edition, want):
+    """Magnifying Glass on top of Ruler splayed left (Ruler's echo box shows), executed: the 4th edition
+    runs the pile's visible echo effects, deepest first, as a Dogma would; the 3rd runs none (the set
+    manifest's rule execute_echoes)."""
+    e = _engine(edition, {"players": [{"board": {"blue": {"cards": ["Magnifying Glass", "Ruler"],
+                                                           "splay": "left"}}}, {}]})
+    mg = e.cards.by_name["Magnifying Glass"]
+    e.state["dogma"] = {"stack": [], "records": []}
+    e.execute({"you": 0, "card": mg, "depth": 0}, mg, "execute" if edition == "3e" else "self-execute")
+    work = e.state["dogma"]["stack"][-1]["work"]
+    assert [e.cards.name[c] for c, eff, *_ in work if e.cards.cards[c]["effects"][eff]["kind"] == "echo"] == want
+    non_demands = [i for i, ch in enumerate(e.cards.cards[mg]["effects"]) if ch["kind"] == "non_demand"]
+    assert [eff for c, eff, *_ in work if c == mg and eff > 0] == non_demands   # then its non-demands
 
 
 def test_the_dogma_preview_counts_the_piles_echoes_as_shared():

@@ -9,8 +9,9 @@ many or more, each non-demand (and each echo) for every player with as many
 or more (the active player last).  ``state["dogma"]["stack"]`` holds work lists and VM
 frames; a frame runs until it finishes or asks a decision, so the whole
 action is resumable from a saved game.  Executing a card pushes a new work
-list with its own record (``action_vars``): the card's own echo effect, then
-its non-demands.  A free Dogma (``dogma X``) pushes a whole Dogma's work list,
+list with its own record (``action_vars``): the echo effects a set's rule
+``execute_echoes`` gives (none, or the card's pile's, as a Dogma's), then its
+non-demands.  A free Dogma (``dogma X``) pushes a whole Dogma's work list,
 marked ``free``, with its own counts, record, sharers and sharing bonus.  When the stack is empty the
 sharing bonus is drawn (manifest ``sharing_bonus``/``sharing_bonus_when``)
 and the action ends.
@@ -22,6 +23,7 @@ from ..machine.faults import RuntimeFault
 from ..machine.frames import HOOK, new_frame
 from ..state import teams
 from ..state.board import board_table, echo_effect, highest_top_value, pile_echoes, top_cards
+from . import sets
 from .hooks import new_hook_frame
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
@@ -303,9 +305,21 @@ class Dogma:
                                   self.cards.name[frame["card"]])
         return depth
 
+    def execute_echoes(self, cid: int) -> list[int]:
+        """The cards whose echo effects an execution of cid runs first, by the rule ``execute_echoes`` of a set
+        in play (its manifest's ``rules``): "pile", the visible echo effects of the pile cid lies on, deepest
+        first (cid's own only when it is not a top card), as a Dogma would run them; "none" (or no set
+        saying): none."""
+        known = self.cards.__dict__.get("execute_echoes")
+        if known is None:
+            said = [sets.manifest(self.cards, n).get("rules", {}).get("execute_echoes") for n in sets.names(self.cards)]
+            known = self.cards.__dict__["execute_echoes"] = next((r for r in said if r), "none")
+        return self.pile_echoes(cid) if known == "pile" else []
+
     def execute(self, frame, cid: int, kind: str):
-        """'execute' / 'self-execute': the card's echo and non-demands; 'super-execute' and 'fully-execute'
-        (the same rule, the latter's printed name) add its demands with every opponent vulnerable."""
+        """'execute' / 'self-execute': the card's non-demands; 'super-execute' and 'fully-execute' (the same
+        rule, the latter's printed name) add its demands with every opponent vulnerable. The echo effects of
+        ``execute_echoes`` run first, only when at least one of the card's own effects runs."""
         depth = self._nesting(frame)
         you = frame["you"]
         k = self._innermost_free()
@@ -314,14 +328,16 @@ class Dogma:
             # Self- or super-executing while already executing: first draw and achieve an 11.
             self.emit("chain_achievement", player=you, card=cid)
             self.draw_effect({"you": you, "kind": "chain"}, 1, self.cards.max_age, "achieve")
-        # the executed card's own echo effect first (expansion-rules §1.11; never its pile's), then its
-        # non-demands, and a super-execute's demands for every opponent, in printed order
+        # the card's non-demands, and a super-execute's demands for every opponent, in printed order; before
+        # them the echo effects the sets' rule execute_echoes gives, and none when no effect of the card runs
         items = []
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
-            if chunk["kind"] in ("echo", "non_demand"):
+            if chunk["kind"] == "non_demand":
                 items.append([cid, e, you, you, False])
             elif kind in ("super-execute", "fully-execute") and chunk["kind"] == "demand":
                 items += [[cid, e, q, you, False] for q in self.opponents(you)]
+        if items:
+            items[:0] = [[c, self.echo_effect(c), you, you, False] for c in self.execute_echoes(cid)]
         self.emit("execute", player=you, card=cid, kind=kind)
         records = self.state["dogma"].setdefault("records", [])
         records.append({})    # the executed card keeps its own record, empty at the start
