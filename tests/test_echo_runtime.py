@@ -79,12 +79,12 @@ def test_a_card_file_without_effects_is_never_offered():
     assert {"type": "dogma", "card": e.cards.by_name["Ruler"]} not in e.compute_legal_actions(0)
 
 
-@pytest.mark.parametrize("edition,splay,offered", [("3e", "right", True), ("3e", "none", False),
+@pytest.mark.parametrize("edition,splay,offered", [("3e", "right", True), ("3e", "none", True),
                                                    ("4e", "right", False)])
-def test_a_card_printed_without_effects_is_offered_for_its_piles_echoes(edition, splay, offered):
-    """A card file that says the card prints no effect (no_effect), on Perfume splayed right (its echo box
-    shows): offered in the 3rd edition, where its Dogma runs Perfume's echo only; not when no echo shows,
-    nor in the 4th edition."""
+def test_a_card_printed_without_effects_is_offered_in_the_3rd_edition(edition, splay, offered):
+    """A card file that says the card prints no effect (no_effect), on Perfume: offered in the 3rd edition,
+    whether or not an echo effect shows (ruling puppet-dogma), where its Dogma runs the echo effects that
+    show (Perfume's, when splayed right: its echo box shows); never in the 4th edition."""
     bundle = copy.deepcopy(load_bundle(edition, sets=["echoes"]))
     card = next(c for c in bundle["cards"] if c["name"] == "Lever")
     card.update(effects=[], no_effect=True)
@@ -96,7 +96,7 @@ def test_a_card_printed_without_effects_is_offered_for_its_piles_echoes(edition,
     if offered:
         events = e.answer({"type": "dogma", "card": lever})
         assert [(ev["card"], ev.get("echo")) for ev in events if ev["type"] == "effect"] == \
-            [(e.cards.by_name["Perfume"], True)]
+            ([(e.cards.by_name["Perfume"], True)] if splay == "right" else [])
 
 
 def _after_action(path, bundle) -> Engine:

@@ -153,13 +153,14 @@ class Dogma:
         return any(chunk["kind"] != "echo" for chunk in self.cards.cards[cid]["effects"])
 
     def may_dogma(self, cid: int) -> bool:
-        """Whether a Dogma action on this top card is offered: it has dogma effects, or (manifest
-        ``dogma_without_dogma_effects``) its pile has an echo effect to run. A card file with no effects
-        is not implemented and is never offered, unless it says the card prints none (``no_effect``)."""
+        """Whether a Dogma action on this top card is offered: it has dogma effects, or the edition says
+        a top card without any may be used (manifest ``dogma_without_dogma_effects``; it then runs its
+        pile's echo effects, if any show). A card file with no effects is not implemented and is never
+        offered, unless it says the card prints none (``no_effect``)."""
         known = self.cards.may_dogma[cid]
         if known is not None:
             return known
-        return bool(self.rule("dogma_without_dogma_effects") and self.pile_echoes(cid))
+        return bool(self.rule("dogma_without_dogma_effects"))
 
     def action_vars(self, frame: dict | None = None) -> dict:
         """The record of the card execution a frame belongs to ("due to this demand", Democracy's
