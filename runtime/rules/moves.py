@@ -178,8 +178,9 @@ class Moves:
         return out
 
     def _into_room(self, frame, cids: list, zone: str, owner: int, purpose: str) -> list:
-        """Cards going together into a zone with a limit: when they are more than its room, the performer
-        chooses which go in (the others stay where they are); ruling 26."""
+        """Cards going together into a zone with a limit by its verb (foreshadow): when they are more than its
+        room, the performer chooses which go in (the others stay where they are); ruling 26. A transfer into
+        a zone takes the cards in order, as many as fit."""
         cap = zones.limit(self.cards, self.state, zone, owner)
         if cap is None:
             return cids
@@ -220,8 +221,6 @@ class Moves:
         targets = target if isinstance(target, list) else [target]
         to = targets[0] if targets else frame["you"]
         moved = []
-        if zone in self.cards.zones:
-            cids = self._into_room(frame, cids, zone, to, "transfer")
         for cid in cids:
             if zone in self.cards.zones and not zones.has_room(self.cards, st, zone, to):
                 continue    # a full zone: this card stays where it is
