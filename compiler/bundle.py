@@ -328,6 +328,9 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
     if not isinstance(bundle, dict) or not isinstance(bundle.get("manifest"), dict):
         fail("a bundle is an object with a manifest")
     m = bundle["manifest"]
+    if not isinstance(m.get("splays"), dict) or not isinstance(m.get("splay_order"), list) or \
+            sorted(map(str, m["splay_order"])) != sorted(m["splays"]):
+        fail("the manifest's splay_order ranks exactly its splays")
     cards, specials = bundle.get("cards"), bundle.get("special_achievements")
     if not isinstance(cards, list) or not isinstance(specials, list):
         fail("cards and special_achievements are lists")

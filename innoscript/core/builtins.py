@@ -68,7 +68,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("bonuses", ("cards",), "values", "every visible bonus value of board cards (every printed one elsewhere), one per bonus"),
     Builtin("bonus_points", ("player",), "int", "the player's points from bonuses: the highest visible bonus, plus 1 for each other one"),
     Builtin("echo_effects", ("cards",), "int", "how many echo effects the cards show (visible ones for board cards)"),
-    Builtin("splay_rank", ("str",), "int", "a splay direction's rank: 'none' 0, then by how many icon positions it shows (left 1, right 2, up 3, aslant 4)"),
+    Builtin("splay_rank", ("str",), "int", "a splay direction's rank: 'none' 0, then its place in the edition's splay_order (left 1, right 2, up 3, aslant 4)"),
     Builtin("highest_splay", ("player",), "str", "the player's highest-ranked splay direction ('none' when nothing is splayed)"),
     Builtin("eligible", ("cards",), "bool",
             "whether you may achieve the card now: the Achieve action's test on its value (every card, at least one)"),

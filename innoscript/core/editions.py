@@ -128,6 +128,9 @@ def load_manifest(folder: Path, parent: dict | None = None) -> dict:
     if errors:
         raise CompileError([Diagnostic("E500", f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}",
                                        str(path), Pos(0, 0)) for e in errors])
+    if sorted(data["splay_order"]) != sorted(data["splays"]):
+        raise CompileError([Diagnostic("E500", f"splay_order {data['splay_order']} must rank exactly the splays "
+                                       f"{sorted(data['splays'])}", str(path), Pos(0, 0))])
     return data
 
 

@@ -353,17 +353,15 @@ def _echo_effects(e, f, cs):
 
 
 def _splay_rank(e, f, direction):
-    # a splay's rank is how many icon positions it shows (left 1 ... aslant 4): the bundle's manifest
-    # keys are sorted, so their order is not the edition's
-    order = sorted(e.cards.manifest["splays"], key=lambda d: (len(e.cards.manifest["splays"][d]), d))
-    return order.index(direction) + 1 if direction in order else 0
+    return e.cards.splay_rank.get(direction, 0)      # the edition's splay_order (none 0)
 
 
 def _highest_splay(e, f, p):
     if p is None:
         return "none"
-    return max((pile["splay"] for pile in e.state["players"][p]["board"].values()),
-               key=lambda d: _splay_rank(e, f, d), default="none")
+    rank = e.cards.splay_rank
+    return max((pile["splay"] for pile in e.state["players"][p]["board"].values()), key=rank.__getitem__,
+               default="none")
 
 
 IMPLEMENTATIONS = {

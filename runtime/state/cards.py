@@ -50,6 +50,8 @@ class Cards:
         positions = m["icon_positions"]
         self.splay_positions = {d: [positions.index(p) for p in ps] for d, ps in m["splays"].items()}
         self.splay_positions["none"] = []
+        # a direction's rank (splay_rank, highest_splay): its place in the manifest's splay_order, none 0
+        self.splay_rank = {"none": 0, **{d: i for i, d in enumerate(m["splay_order"], 1)}}
         self.age = [c["age"] for c in self.cards]
         self.color = [c["color"] for c in self.cards]
         self.printed = [c["icons"] for c in self.cards]
