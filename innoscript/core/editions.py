@@ -155,6 +155,14 @@ def load_edition(name: str, root: Path | None = None, sets=()) -> Edition:
         if taken:
             raise CompileError([Diagnostic("E500", f"set '{set_name}' has a card named like one already in the game: "
                                                    f"{', '.join(sorted(taken))}", str(game_set.folder), Pos(0, 0))])
+        for rule, value in game_set.manifest.get("overrides", {}).items():
+            other = next((s for s in edition.sets if rule in s.manifest.get("overrides", {})
+                          and s.manifest["overrides"][rule] != value), None)
+            if other is not None:
+                raise CompileError([Diagnostic(
+                    "E500", f"sets '{other.name}' and '{set_name}' override the rule {rule} differently "
+                            f"({other.manifest['overrides'][rule]!r}, {value!r}): they cannot be played together",
+                    str(game_set.folder / "set.json"), Pos(0, 0))])
         edition.sets.append(game_set)
         edition.sources = edition.sources + game_set.sources
     return edition
@@ -242,10 +250,24 @@ def load_set_manifest(folder: Path, parent: dict | None = None) -> dict:
         data = {**{k: v for k, v in parent.items() if k not in ("edition", "label", "inherit", "reuse")}, **data}
     errors = sorted(jsonschema.Draft202012Validator(schema("set.schema.json")).iter_errors(data),
                     key=lambda e: list(e.absolute_path))
+    if not errors and "overrides" in data:      # edition rules, each checked by the edition rule's own schema
+        rules = schema("edition.schema.json")["properties"]["rules"]
+        errors = sorted(jsonschema.Draft202012Validator(rules).iter_errors(data["overrides"]),
+                        key=lambda e: list(e.absolute_path))
+        for e in errors:
+            e.absolute_path.appendleft("overrides")
     if errors:
         raise CompileError([Diagnostic("E500", f"{'/'.join(map(str, e.absolute_path)) or '(top)'}: {e.message}",
                                        str(path), Pos(0, 0)) for e in errors])
     return data
+
+
+def overridden_rules(edition_rules: dict, set_manifests) -> dict:
+    """The rules of a game: the edition's, with what the sets in play override (each set's ``overrides``)."""
+    rules = dict(edition_rules)
+    for sm in set_manifests:
+        rules.update(sm.get("overrides", {}))
+    return rules
 
 
 def load_set(set_name: str, edition: str) -> GameSet:

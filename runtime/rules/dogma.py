@@ -23,7 +23,6 @@ from ..machine.faults import RuntimeFault
 from ..machine.frames import HOOK, new_frame
 from ..state import teams
 from ..state.board import board_table, echo_effect, highest_top_value, pile_echoes, top_cards
-from . import sets
 from .hooks import new_hook_frame
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
@@ -307,15 +306,11 @@ class Dogma:
         return depth
 
     def execute_echoes(self, cid: int) -> list[int]:
-        """The cards whose echo effects an execution of cid runs first, by the rule ``execute_echoes`` of a set
-        in play (its manifest's ``rules``): "pile", the visible echo effects of the pile cid lies on, deepest
-        first (cid's own only when it is not a top card), as a Dogma would run them; "none" (or no set
-        saying): none."""
-        known = self.cards.__dict__.get("execute_echoes")
-        if known is None:
-            said = [sets.manifest(self.cards, n).get("rules", {}).get("execute_echoes") for n in sets.names(self.cards)]
-            known = self.cards.__dict__["execute_echoes"] = next((r for r in said if r), "none")
-        return self.pile_echoes(cid) if known == "pile" else []
+        """The cards whose echo effects an execution of cid runs first, by the rule ``execute_echoes`` (a set
+        in play overrides the edition's: its manifest's ``overrides``): "pile", the visible echo effects of the
+        pile cid lies on, deepest first (cid's own only when it is not a top card), as a Dogma would run them;
+        "none" (or no rule): none."""
+        return self.pile_echoes(cid) if self.rule("execute_echoes") == "pile" else []
 
     def execute(self, frame, cid: int, kind: str):
         """'execute' / 'self-execute': the card's non-demands; 'super-execute' and 'fully-execute' (the same

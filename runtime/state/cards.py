@@ -7,6 +7,8 @@ memos of it (the icons a card shows by splay and place).
 """
 from __future__ import annotations
 
+from innoscript.core.editions import overridden_rules
+
 _SHARED: dict = {}    # id(bundle) -> (bundle, its signature, its Cards): Cards.of
 
 
@@ -39,7 +41,6 @@ class Cards:
     def __init__(self, bundle: dict):
         self.bundle = bundle
         self.manifest = m = bundle["manifest"]
-        self.rules: dict = m["rules"]
         self.cards = bundle["cards"]
         self.by_name = {c["name"]: c["id"] for c in self.cards}
         self.colors: list[str] = m["colors"]
@@ -69,10 +70,10 @@ class Cards:
         self.any_echo = any(c["effects"] and c["effects"][0]["kind"] == "echo" for c in self.cards)
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
         self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/rules/sets.py)
-        # the score an Achieve needs (runtime/state/board.py's achieve_cost): the first set in play that
-        # sets the rule achieve_cost, else 5 x value
-        said = [bundle["sets"][n]["manifest"].get("rules", {}).get("achieve_cost") for n in self.set_names]
-        self.achieve_cost: str = next((r for r in said if r), "times_value")
+        # the game's rules: the edition's, with the sets' overrides (innoscript/core/editions.py)
+        self.rules: dict = overridden_rules(m["rules"], [bundle["sets"][n]["manifest"] for n in self.set_names])
+        # the score an Achieve needs (runtime/state/board.py's achieve_cost)
+        self.achieve_cost: str = self.rules.get("achieve_cost", "times_value")
         # Cells that are no icon in counts: an echo box always; a bonus unless a set in play counts bonuses
         # as an icon type of their own (manifest bonus.counts_as_icon), which then is one of the icons.
         bonus_icon = any(bundle["sets"][n]["manifest"].get("bonus", {}).get("counts_as_icon") for n in self.set_names)
