@@ -149,7 +149,8 @@ class Zone(Node):
     kind: str              # hand score board top achievements revealed junk available available_special available_all junk_special deck revealed_all set
     owner: Optional[Owner] = None
     age: Optional["Expr"] = None
-    name: Optional[str] = None     # kind 'set': a zone a set manifest declares ('forecast'), as written
+    name: Optional[str] = None     # kind 'set': a zone a set manifest declares ('forecast'), as written;
+                                   # kind 'deck': the set whose pile it is ('echoes', 'base'; None: base)
 
 
 @dataclass

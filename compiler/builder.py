@@ -540,6 +540,10 @@ class Builder(Transformer):
     def zone_deck(self, meta, c):
         return A.Zone("deck", age=c[0], pos=_pos(meta))
 
+    def zone_deck_set(self, meta, c):
+        """'deck echoes [3]': a set's supply pile of that value ('deck base [3]': the base cards')."""
+        return A.Zone("deck", age=c[1], name=str(c[0]), pos=_pos(meta))
+
     def zone_revealed(self, meta, c):
         return A.Zone("revealed_all", pos=_pos(meta))
 

@@ -499,7 +499,10 @@ class CodeGen:
             self.emit(O.ZONE, E("zone", z.kind), pos=z.pos)
         elif z.kind == "deck":
             self.expr(z.age)
-            self.emit(O.DECK, pos=z.pos)
+            if z.name is None:
+                self.emit(O.DECK, pos=z.pos)
+            else:
+                self.emit(O.DECK_SET, self.c.const(z.name), pos=z.pos)
         elif z.kind == "available_all":   # "an available achievement": standard ones and special ones together
             self.emit(O.ZONE_GLOBAL, E("global_zone", "available"), pos=z.pos)
             self.emit(O.ZONE_GLOBAL, E("global_zone", "available_special"), pos=z.pos)

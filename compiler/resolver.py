@@ -195,7 +195,7 @@ class Resolver:
 
     def s_Draw(self, s: A.Draw):
         if s.set is not None:
-            self.set_name(s.set, s.pos)
+            self.set_name(s.set, s.pos, base=True)
         if s.then is not None:
             self.zone_verb(s.then, s.pos)
         if s.count is not None:
@@ -212,10 +212,12 @@ class Resolver:
             if typ not in ("int", "any") and typ not in COLLECTIONS:
                 self.r.error("E300", f"'for {t.kind}' needs a number or a collection, not {typ}", t.expr.pos)
 
-    def set_name(self, name: str, pos) -> None:
-        if name not in self.v.set_names:
+    def set_name(self, name: str, pos, base: bool = False) -> None:
+        """A set in play (``base``: or the base cards, 'base')."""
+        known = self.v.set_names + (["base"] if base else [])
+        if name not in known:
             self.r.error("E213", f"'{name}' is not a set in play", pos,
-                         did_you_mean(name, self.v.set_names) or "compile with the set: --sets <name>")
+                         did_you_mean(name, known) or "compile with the set: --sets <name>")
 
     def zone_verb(self, verb: str, pos) -> None:
         """A verb that moves cards into a set's zone ('foreshadow') needs the set whose zone it names."""
@@ -470,6 +472,8 @@ class Resolver:
                              "zones are hand, score pile, board, achievements, or a zone of a set in play")
             else:
                 z.name = name
+        if z.kind == "deck" and z.name is not None:
+            self.set_name(z.name, z.pos, base=True)
         if z.owner is not None and z.owner.kind == "binding":
             typ = self.name_type(z.owner.name, z.owner.pos)
             if typ not in ("player", "any", None):

@@ -97,3 +97,68 @@ def test_two_sets_cannot_override_one_rule_differently(tmp_path, monkeypatch):
         load_edition("3e", sets=["lenient", "strict"])
     assert "'lenient' and 'strict' override the rule elimination differently" in str(err.value)
     assert [s.name for s in load_edition("3e", sets=["alike", "strict"]).sets] == ["alike", "strict"]
+
+
+# ---------------------------------------------------------------- decks of a set, and the base deck
+
+QUARRY = '''card "Quarry" {
+    set echoes
+    age 1
+    color red
+    icons hex castle castle castle
+    dogma castle
+}
+
+effect {
+    draw base [1] as first
+    junk all cards from deck echoes [2]
+    score the top card from deck base [3]
+}
+'''
+
+
+def _played(source: str, edition: str = "3e", sets=("echoes",)):
+    """A game whose first Echoes card of age 1 has this script's effects, and that card's first effect run
+    for player 0 (as the editor's sandbox plays a card): the engine after it."""
+    from innoscript.compiler.bundle import compile_card, edition_vocabulary
+    from innoscript.core.editions import load_edition
+    from innoscript.runtime.machine import frames, tier
+    data = compile_card(source, "quarry.inno", edition_vocabulary(load_edition(edition, sets=sets))).data
+    bundle = copy.deepcopy(load_bundle(edition, sets=sets))
+    host = next(c for c in bundle["cards"] if c.get("set") == "echoes" and c["age"] == 1)
+    host["effects"] = data["effects"]
+    game = Game.new(edition, 2, 5, bundle=bundle)
+    engine = game.engine
+    engine.state["dogma"] = {"card": host["id"], "active": 0, "icon": "castle", "counts": [0, 0], "vars": {},
+                             "changes": 0, "shared_change": False, "stack": [], "prelude": [], "prelude_frame": {},
+                             "excluded": [], "built": True}
+    before = copy.deepcopy(engine.state)
+    tier.run(engine, frames.new_frame(engine.cards, host["id"], 0, 0, 0))
+    return before, engine
+
+
+def test_a_deck_of_a_set_and_a_draw_of_a_base_card():
+    before, engine = _played(QUARRY)
+    st, cards = engine.state, engine.cards
+    hand = [c for c in st["players"][0]["hand"] if c not in before["players"][0]["hand"]]
+    # the 3rd-edition Echoes draw rule gives an Echoes card to a hand without one; 'draw base' takes a base card
+    assert len(hand) == 1 and cards.set[hand[0]] == "base" and cards.age[hand[0]] == 1
+    junked = before["set_supply"]["echoes"]["2"]
+    assert junked and all(c in st["junk"] for c in junked) and not st["set_supply"]["echoes"]["2"]
+    assert before["supply"]["3"][0] in st["players"][0]["score"]
+    assert st["set_supply"]["echoes"]["3"] == before["set_supply"]["echoes"]["3"]
+
+
+def test_decks_render_and_disassemble_by_their_set():
+    from innoscript.compiler.bundle import compile_card, edition_vocabulary, parse_card
+    from innoscript.compiler.tools.disasm import disassemble_card
+    from innoscript.compiler.tools.render import render_text
+    from innoscript.core.editions import load_edition
+    vocab = edition_vocabulary(load_edition("3e", sets=("echoes",)))
+    text = render_text(parse_card(QUARRY, "quarry.inno", vocab)[0])
+    assert "Draw a base [1]" in text and "the Echoes [2] deck" in text and "the base [3] deck" in text, text
+    listing = disassemble_card(dict(compile_card(QUARRY, "quarry.inno", vocab).data, id=0), QUARRY)
+    assert listing.count("DECK_SET") == 2 and '("echoes")' in listing and '("base")' in listing
+    with pytest.raises(CompileError) as err:          # a deck of a set not in play
+        compile_card(QUARRY.replace("    set echoes\n", ""), "quarry.inno", edition_vocabulary(load_edition("3e")))
+    assert [(d.code, d.pos.line) for d in err.value.diagnostics] == [("E213", 10)], err.value

@@ -59,6 +59,11 @@ def polish(text: str) -> str:
     return text
 
 
+
+def _set_word(name: str) -> str:
+    """A set's name as the printed texts write it before a value: 'Echoes', but the base cards' 'base'."""
+    return name if name == "base" else name.capitalize()
+
 class Renderer:
     def __init__(self):
         self.lets: dict[str, str] = {}
@@ -264,14 +269,15 @@ class Renderer:
         n = s.count
         if n is None or (isinstance(n, A.Int) and n.value == 1):
             qty = self.a_value(s.age)
-            if s.set:   # "draw an Echoes [1]"
-                qty = f"{'an' if s.set[:1] in 'aeiou' else 'a'} {s.set.capitalize()} {qty.split(' ', 1)[1]}"
+            if s.set:   # "draw an Echoes [1]", "draw a base [1]"
+                word = _set_word(s.set)
+                qty = f"{'an' if word[:1] in 'aeiouAEIOU' else 'a'} {word} {qty.split(' ', 1)[1]}"
         else:
             ref = self.value_ref(s.age)
             qty = f"{self.expr(n)} {ref}" if ref.startswith("[") else f"{self.expr(n)} cards of {ref}"
             if s.set:
-                qty = f"{self.expr(n)} {s.set.capitalize()} {ref}" if ref.startswith("[") else \
-                    f"{self.expr(n)} {s.set.capitalize()} cards of {ref}"
+                qty = f"{self.expr(n)} {_set_word(s.set)} {ref}" if ref.startswith("[") else \
+                    f"{self.expr(n)} {_set_word(s.set)} cards of {ref}"
         if s.bind:
             self.drawn_verbs[s.bind] = s.then
             self.binds[s.bind] = "the drawn card" if n is None else "the drawn cards"
@@ -668,7 +674,8 @@ class Renderer:
         if z.kind == "deck":
             if not isinstance(z.age, A.Int) and isinstance(z.age, A.Name) and z.age.name in self.binds:
                 return "that deck"
-            return f"the {self.value_ref(z.age)} deck"
+            of = f"{_set_word(z.name)} " if z.name else ""    # "the Echoes [3] deck"
+            return f"the {of}{self.value_ref(z.age)} deck"
         return {"junk": "the junk", "available": "the available achievements",
                 "available_special": "the available special achievements",
                 "available_all": "the available standard and special achievements",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 7
+OPCODE_TABLE_VERSION = 8
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -133,6 +133,7 @@ _TABLE: list[tuple] = [
      "push what 'you' or 'me' recorded ('your.NAME'); if nothing: 0 (int=0), no cards (int=1)", ""),
     ("LOOK", (), 0, 0,
      "'you' choose a supply pile with cards (any age, base or a set in play); only 'you' see its top card, which stays", ""),
+    ("DECK_SET", ("const",), 1, 1, "pop an age; push the cards of the named set's supply pile of that age ('base': the base cards')", ""),
 ]
 
 OPCODES: list[OpInfo] = []

@@ -127,7 +127,7 @@ def read_set(chunk: dict) -> list[str]:
                 read = _GLOBAL_READ[O.ENUMS["global_zone"][ins[1]]]
                 reads.add(read)
                 out = [("cards", frozenset([read]))]
-            elif name == "DECK":
+            elif name in ("DECK", "DECK_SET"):
                 reads.add("supply")
                 out = [("cards", frozenset(["supply"]))]
             elif name == "LOAD_ACTION":

@@ -354,6 +354,14 @@ def _op_deck(engine, frame, chunk, ins, pc):
     stack.append(list(state["supply"].get(str(stack.pop()), [])))
 
 
+def _op_deck_set(engine, frame, chunk, ins, pc):
+    state = engine.state
+    stack = frame["stack"]
+    name, age = chunk["consts"][ins[1]], str(stack.pop())
+    piles = state["supply"] if name == "base" else state.get("set_supply", {}).get(name, {})
+    stack.append(list(piles.get(age, [])))
+
+
 def _op_filter_pos(engine, frame, chunk, ins, pc):
     state = engine.state
     stack = frame["stack"]
@@ -654,6 +662,7 @@ SLOW = {
     O.PLAYERS: _op_players,
     O.ZONE_GLOBAL: _op_zone_global,
     O.DECK: _op_deck,
+    O.DECK_SET: _op_deck_set,
     O.FILTER_POS: _op_filter_pos,
     O.FILTER_ICON: _op_filter_icon,
     O.FILTER_COLOR: _op_filter_color,

@@ -90,8 +90,9 @@ def _contents(state: dict, read: str, p: int):
         return tuple(state["available"]["standard"])
     if read == "specials":
         return tuple(state["available"]["special"]), tuple(state["junk_special"])
-    if read == "supply":
-        return tuple(tuple(pile) for pile in state["supply"].values())
+    if read == "supply":   # every supply pile, the sets' too
+        return (tuple(tuple(pile) for pile in state["supply"].values()),
+                tuple(tuple(pile) for piles in state.get("set_supply", {}).values() for pile in piles.values()))
     if read == "players":
         return tuple(bool(pl.get("eliminated")) for pl in state["players"]), repr(state.get("teams"))
     return object()   # the action's variables, or anything at all: never the same
