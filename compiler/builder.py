@@ -92,6 +92,10 @@ class Builder(Transformer):
     def meta_set(self, meta, c):
         return A.Meta("set", str(c[0]), pos=_tpos(c[0]))
 
+    def meta_board_value(self, meta, c):
+        """'value on board 11': the value the card has while it is on a board (its age elsewhere)."""
+        return A.Meta("board_value", int(c[0]), pos=_tpos(c[0]))
+
     def echo_effect(self, meta, c):
         return A.Effect("echo", c[0], pos=_pos(meta))
 

@@ -126,6 +126,8 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
     }
     if card.get("bonuses"):
         data["bonuses"] = list(card.get("bonuses"))
+    if card.get("board_value") is not None:
+        data["board_value"] = card.get("board_value")
     if card.no_effect:
         data["no_effect"] = True
     return CompiledCard(card, data)
@@ -359,6 +361,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
                 (b is None) != (x != "bonus") or b is not None and not (isinstance(b, int) and 0 < b <= 99)
                 for x, b in zip(icons, bonuses))):
             fail(f"{label}: bonuses give a value to each bonus cell, and to nothing else")
+        if "board_value" in card and not (type(card["board_value"]) is int and 0 < card["board_value"] <= 99):
+            fail(f"{label}: a value on a board is a number from 1 to 99")
         if not isinstance(card.get("effects"), list):
             fail(f"{label}: effects are a list")
         if card.get("no_effect", True) is not True or card.get("no_effect") and card["effects"]:

@@ -150,6 +150,9 @@ class Resolver:
                 self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its four icons (found {hexes})", m.pos)
         if "dogma" in seen:
             self.icon_name(seen["dogma"].value, seen["dogma"].pos)
+        if "board_value" in seen and not 1 <= seen["board_value"].value <= 99:
+            self.r.error("E209", f"a value on a board is between 1 and 99, not {seen['board_value'].value}",
+                         seen["board_value"].pos)
         if "set" in seen and seen["set"].value not in self.v.sets + self.v.set_names:
             self.r.error("E209", f"unknown set '{seen['set'].value}'", seen["set"].pos,
                          did_you_mean(seen["set"].value, self.v.sets + self.v.set_names))

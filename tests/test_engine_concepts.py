@@ -117,18 +117,24 @@ effect {
 '''
 
 
-def _played(source: str, edition: str = "3e", sets=("echoes",)):
+def _played(source: str, edition: str = "3e", sets=("echoes",), setup=None):
     """A game whose first Echoes card of age 1 has this script's effects, and that card's first effect run
-    for player 0 (as the editor's sandbox plays a card): the engine after it."""
+    for player 0 (as the editor's sandbox plays a card): the engine after it. ``setup(bundle)`` may change
+    the bundle first and return {zone: card} to place for player 0 when the game starts."""
     from innoscript.compiler.bundle import compile_card, edition_vocabulary
     from innoscript.core.editions import load_edition
     from innoscript.runtime.machine import frames, tier
+    from innoscript.runtime.state.positions import place, remove_from_anywhere
     data = compile_card(source, "quarry.inno", edition_vocabulary(load_edition(edition, sets=sets))).data
     bundle = copy.deepcopy(load_bundle(edition, sets=sets))
     host = next(c for c in bundle["cards"] if c.get("set") == "echoes" and c["age"] == 1)
     host["effects"] = data["effects"]
+    where = setup(bundle) if setup else {}
     game = Game.new(edition, 2, 5, bundle=bundle)
     engine = game.engine
+    for zone, cid in where.items():
+        remove_from_anywhere(engine.state, cid)
+        place(engine.cards, engine.state, cid, zone, 0)
     engine.state["dogma"] = {"card": host["id"], "active": 0, "icon": "castle", "counts": [0, 0], "vars": {},
                              "changes": 0, "shared_change": False, "stack": [], "prelude": [], "prelude_frame": {},
                              "excluded": [], "built": True}
@@ -162,3 +168,71 @@ def test_decks_render_and_disassemble_by_their_set():
     with pytest.raises(CompileError) as err:          # a deck of a set not in play
         compile_card(QUARRY.replace("    set echoes\n", ""), "quarry.inno", edition_vocabulary(load_edition("3e")))
     assert [(d.code, d.pos.line) for d in err.value.diagnostics] == [("E213", 10)], err.value
+
+
+# ---------------------------------------------------------------- a card's value on a board
+
+def test_a_value_on_a_board_is_the_cards_value_only_while_it_is_on_a_board():
+    from innoscript.compiler.bundle import compile_card, compile_number, edition_vocabulary
+    from innoscript.core.editions import load_edition
+    from innoscript.runtime.state.positions import place, remove_from_anywhere
+    vocab = edition_vocabulary(load_edition("3e"))
+    header = 'card "Big Gun" {\n    age 8\n    color red\n    icons hex castle castle castle\n    dogma castle\n' \
+             '    value on board 11\n}\n\neffect {\n    draw [1]\n}\n'
+    assert compile_card(header, "big-gun.inno", vocab).data["board_value"] == 11
+    with pytest.raises(CompileError):
+        compile_card(header.replace("board 11", "board 0"), "big-gun.inno", vocab)
+    bundle = copy.deepcopy(load_bundle("3e"))
+    gun = next(c for c in bundle["cards"] if c["age"] == 8)
+    gun["board_value"] = 11
+    game = Game.new("3e", 2, 1, bundle=bundle)
+    st, cards = game.state, game.cards
+
+    def value(text: str, p: int = 0):
+        return expressions.run_chunk(cards, st, compile_number(text, "test", vocab), "test:value", p)
+    remove_from_anywhere(st, gun["id"])
+    place(cards, st, gun["id"], "hand", 0)
+    assert value("highest(your hand)") == 8 and value("count(your hand where (value(it) == 11))") == 0
+    remove_from_anywhere(st, gun["id"])
+    place(cards, st, gun["id"], "board", 0)            # on top of its pile
+    mine = f"your top cards where (color(it) == {gun['color']})"
+    assert value("highest(your top cards)") == 11 and value(f"value({mine})") == 11
+    assert value("count(your board where (value(it) == 11))") == 1
+    assert game.engine.compute_legal_actions(0) is not None
+    from innoscript.runtime.state.board import highest_top_value
+    assert highest_top_value(cards, st, 0) == 11
+    # a card without one keeps its age everywhere, and a game without any reads the ages themselves
+    assert not Cards.of(load_bundle("3e")).board_value
+
+
+def test_a_selection_by_value_sees_the_value_on_a_board():
+    """'all cards of value 11 from your board' and 'a [8] from your hand' (FILTER_VALUE, FILTER_VALUES) read a
+    board card's value on the board and its age elsewhere."""
+    script = '''card "Quarry" {
+    set echoes
+    age 1
+    color red
+    icons hex castle castle castle
+    dogma castle
+}
+
+effect {
+    score all cards of value 11 from your board
+    tuck all [8] or [9] cards from your hand
+}
+'''
+    before, engine = _played(script, setup=lambda bundle: _big(bundle, 2))
+    st = engine.state
+    on_board, in_hand = _big.ids
+    assert on_board in st["players"][0]["score"]            # taken from the board by its value there, 11
+    assert in_hand in st["players"][0]["board"][engine.cards.color[in_hand]]["cards"]   # tucked by its age, 8
+
+
+def _big(bundle, n):
+    """Give n age-8 cards of the bundle a value of 11 on a board; put the first on player 0's board when the
+    game starts, the second in player 0's hand (see _played's place)."""
+    ids = [c["id"] for c in bundle["cards"] if c["age"] == 8 and c.get("set", "base") == "base"][:n]
+    for cid in ids:
+        bundle["cards"][cid]["board_value"] = 11
+    _big.ids = ids
+    return {"board": ids[0], "hand": ids[1]}

@@ -6,7 +6,7 @@ test checks that every builtin of the table has an implementation here.
 from __future__ import annotations
 
 from ..state import teams
-from ..state.board import board_table, highest_top_value, locate, may_achieve, pile_ends, pile_icons
+from ..state.board import board_table, highest_top_value, locate, may_achieve, pile_ends, pile_icons, values
 
 
 def _list(v):
@@ -21,17 +21,24 @@ def _count(e, f, x):
     return len(_list(x))
 
 
+def _card_values(e) -> list:
+    """Each card's value where it lies (a card's value on a board differs from its age only there)."""
+    cards = e.cards
+    return cards.age if not cards.board_value else values(cards, e.state, e.icon_cache)
+
+
 def _value(e, f, cs):
-    return sum(e.cards.age[c] for c in _list(cs))
+    age = _card_values(e)
+    return sum(age[c] for c in _list(cs))
 
 
 def _highest(e, f, cs):
-    age = e.cards.age
+    age = _card_values(e)
     return max(map(age.__getitem__, _list(cs)), default=0)
 
 
 def _lowest(e, f, cs):
-    age = e.cards.age
+    age = _card_values(e)
     return min(map(age.__getitem__, _list(cs)), default=0)
 
 
@@ -54,7 +61,8 @@ def _colors(e, f, cs):
 
 
 def _values_of(e, f, cs):
-    return sorted({e.cards.age[c] for c in _list(cs)})
+    age = _card_values(e)
+    return sorted({age[c] for c in _list(cs)})
 
 
 def _values(e, f, *vs):

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from innoscript.core import opcodes as O
 from ..state import teams
-from ..state.board import board_cards, pile_ends, pile_icons, top_cards
+from ..state.board import board_cards, pile_ends, pile_icons, top_cards, values
 from . import builtins as builtins_impl
 from .faults import BudgetExhausted, GameOver, NeedDecision, OutOfRange, RuntimeFault, fault, python_fault
 from .frames import chunk_of
@@ -400,14 +400,16 @@ def _op_filter_value(engine, frame, chunk, ins, pc):
     stack = frame["stack"]
     v = _num(stack.pop())
     cmp = _CMP[ins[1]]
-    stack.append([c for c in stack.pop() if cmp(cards.age[c], v)])
+    age = cards.age if not cards.board_value else values(cards, engine.state, engine.icon_cache)
+    stack.append([c for c in stack.pop() if cmp(age[c], v)])
 
 
 def _op_filter_values(engine, frame, chunk, ins, pc):
     cards = engine.cards
     stack = frame["stack"]
     vs = set(_as_list(stack.pop()))
-    stack.append([c for c in stack.pop() if cards.age[c] in vs])
+    age = cards.age if not cards.board_value else values(cards, engine.state, engine.icon_cache)
+    stack.append([c for c in stack.pop() if age[c] in vs])
 
 
 def _op_filter_name(engine, frame, chunk, ins, pc):

@@ -9,7 +9,7 @@ smallest honest question, and records whether the selection was full
 from __future__ import annotations
 
 from ..machine import vm
-from ..state.board import locate
+from ..state.board import locate, values
 
 
 class Choices:
@@ -26,7 +26,8 @@ class Choices:
 
     def select(self, frame, cands, mode, order, chooser, optional, lo, hi, unrevealed=False) -> list[int]:
         """Choose among cands; ``unrevealed``: the chooser is shown the options' backs only (age, set)."""
-        age = self.cards.age
+        cards = self.cards
+        age = cards.age if not cards.board_value else values(cards, self.state, self.icon_cache)   # by value
 
         def ask(decision: dict):
             if unrevealed:

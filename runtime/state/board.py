@@ -153,8 +153,28 @@ def pile_echoes(cards: Cards, state: dict, cid: int) -> list[int]:
     return [cid] if echo_effect(cards, cid) is not None else []
 
 
+def values(cards: Cards, state: dict, cache: dict | None = None) -> list[int]:
+    """Each card's value where it lies now, by card id: its age, but a card with a value on a board
+    (``Cards.board_value``) has that value while it is on a board. The card table's ages themselves when no
+    card of the game has one; ``cache`` (an engine's derived cache) keeps the list for the state's revision."""
+    if not cards.board_value:
+        return cards.age
+    key = ("values", state.get("rev", 0))
+    if cache is not None and key in cache:
+        return cache[key]
+    out = list(cards.age)
+    for cid, value in cards.board_value.items():
+        if locate(state, cid)[0] == "board":
+            out[cid] = value
+    if cache is not None:
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = out
+    return out
+
+
 def highest_top_value(cards: Cards, state: dict, p: int) -> int:
-    age, best = cards.age, 0
+    age, best = cards.age if not cards.board_value else values(cards, state), 0
     for pile in state["players"][p]["board"].values():
         cs = pile["cards"]
         if cs and age[cs[0]] > best:

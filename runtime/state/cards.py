@@ -54,6 +54,8 @@ class Cards:
         # a direction's rank (splay_rank, highest_splay): its place in the manifest's splay_order, none 0
         self.splay_rank = {"none": 0, **{d: i for i, d in enumerate(m["splay_order"], 1)}}
         self.age = [c["age"] for c in self.cards]
+        # a card's value while on a board, where it differs from its age ('value on board 11'): board.values
+        self.board_value: dict[int, int] = {c["id"]: c["board_value"] for c in self.cards if "board_value" in c}
         self.color = [c["color"] for c in self.cards]
         self.printed = [c["icons"] for c in self.cards]
         self.name = [c["name"] for c in self.cards]
