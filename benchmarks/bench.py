@@ -61,26 +61,32 @@ def _has_sets():
     return "sets" in inspect.signature(load_bundle).parameters
 
 
+def _layered() -> bool:
+    """Whether the code being measured has the 0.2.0 layout (innoscript/core/). Read from its folder, not by
+    trying an import: an editable install of this checkout would answer for a baseline missing the module."""
+    import innoscript
+    return os.path.isdir(os.path.join(os.path.dirname(innoscript.__file__), "core"))
+
+
 def _load_edition():
-    """load_edition, where this tree or an older one keeps it (innoscript.core.editions since 0.2.0)."""
-    try:
+    """load_edition, where the code being measured keeps it (innoscript.core.editions since 0.2.0)."""
+    if _layered():
         from innoscript.core.editions import load_edition
-    except ImportError:
+    else:
         from innoscript.editions import load_edition
     return load_edition
 
 
 def _machine():
-    """(the module whose ``run`` runs a frame, new_frame, build_state), in this tree's layout or an older one's
+    """(the module whose ``run`` runs a frame, new_frame, build_state), in the layout of the code being measured
     (before 0.2.0: all in runtime/vm.py and runtime/scenario.py)."""
-    try:
+    if _layered():
         from innoscript.runtime.machine import frames, tier
         from innoscript.runtime.tools.scenario import build_state
         return tier, frames.new_frame, build_state
-    except ImportError:
-        from innoscript.runtime import vm
-        from innoscript.runtime.scenario import build_state
-        return vm, vm.new_frame, build_state
+    from innoscript.runtime import vm
+    from innoscript.runtime.scenario import build_state
+    return vm, vm.new_frame, build_state
 
 
 def task_compile(runs):
@@ -93,8 +99,10 @@ def task_compile(runs):
 def task_cold_process(runs):
     """A fresh process compiling both editions (imports, grammar tables from Lark's cache, all cards)."""
     code = ("from innoscript.compiler.bundle import compile_edition\n"
-            "try:\n    from innoscript.core.editions import load_edition\n"
-            "except ImportError:\n    from innoscript.editions import load_edition\n"
+            "import innoscript, os\n"
+            "if os.path.isdir(os.path.join(os.path.dirname(innoscript.__file__), 'core')):\n"
+            "    from innoscript.core.editions import load_edition\n"
+            "else:\n    from innoscript.editions import load_edition\n"
             "[compile_edition(load_edition(e)) for e in ('3e', '4e')]")
     return {"cold_compile_fresh_process_s": median_time(
         lambda: subprocess.run([sys.executable, "-c", code], check=True), runs)}

@@ -72,9 +72,10 @@ def main(argv=None) -> int:
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args(argv)
     try:
-        try:
+        import innoscript
+        if os.path.isdir(os.path.join(os.path.dirname(innoscript.__file__), "core")):   # the 0.2.0 layout
             from innoscript.runtime.serving.server import free_port, wait_for_port
-        except ImportError:      # the layout before 0.2.0
+        else:
             from innoscript.runtime.server import free_port, wait_for_port
     except ImportError as err:   # an older version of the code, measured side by side by bench.py
         reason = f"this version has no server port helpers ({err})"
