@@ -414,6 +414,7 @@ class Hook(Node):
     point: str             # a hook point of innoscript/core/hook_points.py
     params: list[str]      # names for the hook point's arguments, in order
     body: list[Stmt]
+    order: int = 0         # 'order N': where it runs among its point's hooks, lower first
 
 
 @dataclass

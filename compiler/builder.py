@@ -50,9 +50,12 @@ class Builder(Transformer):
 
     def hook_def(self, meta, c):
         name, *rest = c
-        params = rest[0] if len(rest) == 2 else []
-        return A.Hook(str(name), params, rest[-1], pos=_tpos(name))
+        params = next((x for x in rest[:-1] if isinstance(x, list)), [])
+        order = next((x for x in rest[:-1] if isinstance(x, int)), 0)
+        return A.Hook(str(name), params, rest[-1], order, pos=_tpos(name))
 
+    def hook_order(self, meta, c):
+        return int(c[0])
     def hook_params(self, meta, c):
         return [str(t) for t in c]
 

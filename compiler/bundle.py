@@ -143,7 +143,7 @@ def compile_hooks(text: str, path: str, vocab: Vocabulary) -> list[dict]:
     for h in card.hooks:
         chunk = CodeGen(types).hook(h).to_json()
         chunk["max_stack"] = verify(chunk)
-        out.append({"point": h.point, "params": list(h.params), "source": path, "chunk": chunk})
+        out.append({"point": h.point, "params": list(h.params), "order": h.order, "source": path, "chunk": chunk})
     return out
 
 
@@ -397,6 +397,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             if not isinstance(h, dict) or h.get("point") not in HOOK_POINTS or \
                     not isinstance(h.get("params"), list) or len(h["params"]) != len(HOOK_POINTS[h["point"]].params):
                 fail(f"set {name!r}: a hook names a hook point and its parameters")
+            if type(h.get("order", 0)) is not int or not 0 <= h.get("order", 0) <= 1000:
+                fail(f"set {name!r} hook {h['point']}: its order is a whole number from 0 to 1000")
             _check_chunk(h.get("chunk"), f"set {name!r} hook {h['point']}", fail, condition=False)
             if h["chunk"]["kind"] != "hook":
                 fail(f"set {name!r} hook {h['point']}: a chunk of kind {h['chunk']['kind']!r} here")

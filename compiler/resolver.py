@@ -103,6 +103,8 @@ class Resolver:
                          f"write: hook {h.point}({want})" if want else f"write: hook {h.point} {{ ... }}")
         for i, name in enumerate(h.params):
             self.bind(name, point.params[i][1] if point and i < len(point.params) else "any")
+        if not 0 <= h.order <= 1000:
+            self.r.error("E212", f"a hook's order is from 0 to 1000, not {h.order}", h.pos)
         if not h.body:
             self.r.error("E305", "this hook has no statements", h.pos)
         self.block(h.body)

@@ -236,3 +236,57 @@ def _big(bundle, n):
         bundle["cards"][cid]["board_value"] = 11
     _big.ids = ids
     return {"board": ids[0], "hand": ids[1]}
+
+
+# ---------------------------------------------------------------- hook order, and the checks after turn_start
+
+def _hook_set(root, name: str, edition: str, files: dict[str, str], **manifest):
+    folder = root / "sets" / name / edition
+    (folder / "age1").mkdir(parents=True, exist_ok=True)
+    (folder / "rules").mkdir(exist_ok=True)
+    (folder / "set.json").write_text(json.dumps({"set": name, "edition": edition, "label": name.title(),
+                                                 "ages": [1], "cards_expected": 1, **manifest}))
+    (folder / "age1" / f"{name}-stone.inno").write_text(
+        f'card "{name.title()} Stone" {{\n    set {name}\n    age 1\n    color red\n'
+        '    icons hex castle castle castle\n    dogma castle\n}\n\neffect {\n    draw [1]\n}\n')
+    for file, text in files.items():
+        (folder / "rules" / file).write_text(text)
+
+
+def _first_meld_events(sets, edition="3e"):
+    game = Game.new(edition, 2, 4, sets=list(sets))
+    while game.decision["kind"] == "initial_meld":
+        game.apply(game.decision["options"][0])
+    meld = next(o for o in game.decision["options"] if o["type"] == "meld")
+    return game.apply(meld)
+
+
+def test_hooks_run_in_their_declared_order_whatever_their_sets_names(tmp_path, monkeypatch):
+    monkeypatch.setenv("INNOSCRIPT_CARDS", str(tmp_path))
+    _hook_set(tmp_path, "alpha", "3e", {"late.inno": "hook meld_action(melded, covered) order 40 {\n    draw [2]\n}\n"})
+    _hook_set(tmp_path, "beta", "3e", {"early.inno": "hook meld_action(melded, covered) order 10 {\n    draw [3]\n}\n"})
+    _hook_set(tmp_path, "gamma", "3e", {"plain.inno": "hook meld_action(melded, covered) {\n    draw [4]\n}\n"})
+    events = _first_meld_events(["alpha", "beta", "gamma"])
+    drawn = [e["age"] for e in events if e["type"] == "draw"]
+    assert drawn == [4, 3, 2], drawn        # gamma's (order 0), beta's (10), alpha's (40): not alpha, beta, gamma
+    # without orders, set name order: alpha's before beta's
+    _hook_set(tmp_path, "beta", "3e", {"early.inno": "hook meld_action(melded, covered) {\n    draw [3]\n}\n"})
+    _hook_set(tmp_path, "alpha", "3e", {"late.inno": "hook meld_action(melded, covered) {\n    draw [2]\n}\n"})
+    assert [e["age"] for e in _first_meld_events(["alpha", "beta"]) if e["type"] == "draw"] == [2, 3]
+
+
+def test_the_checks_at_the_end_of_an_action_follow_the_turn_start_hooks(tmp_path, monkeypatch):
+    """4th edition (special achievements checked at the end of an action): a turn_start hook that makes the
+    active player eligible gets the achievement claimed before the turn's first action."""
+    monkeypatch.setenv("INNOSCRIPT_CARDS", str(tmp_path))
+    _hook_set(tmp_path, "omen", "4e", {"start.inno": "hook turn_start {\n    draw and score [1]\n}\n"},
+              special_achievements=[{"name": "Omen", "condition": "count(your score pile) >= 1"}],
+              rules={"special_achievement_check": "end_of_action"})
+    game = Game.new("4e", 2, 4, sets=["omen"])
+    events = []
+    while game.decision["kind"] == "initial_meld":
+        events += game.apply(game.decision["options"][0])
+    assert game.decision["kind"] == "action" and game.state["turn"]["actions_left"] >= 1
+    claims = [e for e in events if e["type"] == "special_achievement"]
+    assert [(c["player"], c.get("name", c.get("achievement"))) for c in claims] == [(game.state["turn"]["active"], "Omen")], claims
+    assert "Omen" in game.state["players"][game.state["turn"]["active"]]["achievements"]

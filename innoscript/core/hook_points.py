@@ -2,8 +2,9 @@
 
 A set's ``rules/*.inno`` files hold ``hook NAME(params) { ... }`` blocks;
 the compiler checks each against this table (the point's name and how many
-arguments it passes) and the engine runs every hook of a point, in set and
-file order, with 'you' the active player.  The docs list this table.
+arguments it passes) and the engine runs every hook of a point in its
+declared order (``order N``, lower first), then in set and file order, with
+'you' the active player.  The docs list this table.
 """
 from __future__ import annotations
 

@@ -3,9 +3,13 @@
 A set's ``rules/*.inno`` files hold ``hook POINT(params) { ... }`` blocks,
 compiled into the bundle (``sets.<set>.hooks``: point, params, source,
 chunk; the table of points is innoscript/core/hook_points.py).  When a point is reached
-the engine runs every hook of that point, sets in name order and each set's
-hooks in file order, with "you" the active player and the point's arguments
-in the hook's first locals.
+the engine runs every hook of that point in order: by the order each hook
+declares (``hook meld_action(melded, covered) order 50 { ... }``, lower
+first, 0 when not given), then sets in name order and each set's hooks in
+file order, with "you" the active player and the point's arguments in the
+hook's first locals.  The declared order is how sets' hooks at one point
+keep the printed pipeline whatever the sets' names (after a Meld action:
+the city steps, then dig, then promotion).
 
 A hook runs like a dogma effect: its frames live on the stack of
 ``state["dogma"]`` (a hook context: ``hook`` names the point, ``card`` is
@@ -19,8 +23,10 @@ Points run here:
   inside an effect), with the card melded and the card it covered (none when
   it started a pile); the action ends when the hooks are done, so the checks
   at the end of an action come after them;
-- ``turn_start``: at the start of each turn, before its first action; the
-  turn's actions follow when the hooks are done.
+- ``turn_start``: at the start of each turn, before its first action; when
+  the hooks are done, the checks at the end of an action run (special
+  achievements checked then, the win by achievements) and the turn's
+  actions follow.
 """
 from __future__ import annotations
 
@@ -66,9 +72,15 @@ class Hooks:
         if d["hook"] == "turn_start":
             st = self.state
             st["dogma"] = None
-            if st["phase"] != "over":
-                st["phase"] = "action"
+            if st["phase"] == "over":
+                return
+            st["phase"] = "action"
             if d.get("claims"):
                 self._claim_queued(d["claims"])
+            # what the hooks did is checked as at the end of an action (a free action at the start of a
+            # turn, say); the turn's actions are still all to come
+            self.check_specials("end_of_action")
+            if self.rule("achievement_win_check") == "end_of_action":
+                self.check_win_by_achievements(final=True)
             return
         self._end_action()

@@ -84,8 +84,8 @@ class Cards:
             self.icons = self.icons + ["bonus"]
         # every set's hooks, sets in name order (runtime/rules/hooks.py)
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
-        self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in order
-        for k, h in enumerate(self.hooks):
+        self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in running order
+        for k, h in sorted(enumerate(self.hooks), key=lambda kh: (kh[1].get("order", 0), kh[0])):
             self.hooks_at.setdefault(h["point"], []).append(k)
         # (set, age) -> its cards in id order, as the supply piles are dealt
         self.deck: dict[tuple[str, int], list[int]] = {}
