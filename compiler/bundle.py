@@ -282,7 +282,7 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
     for name, spec in sorted(m.get("zones", {}).items()):
         limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
         out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),
-                              "verb": spec.get("verb"), "limit": limit}
+                              "verb": spec.get("verb"), "limit": limit, "actions": list(spec.get("actions", []))}
     for sa in m.get("special_achievements", []):
         chunk = attempt(compile_condition, sa["condition"], f"{where}#{sa['name']}", vocab)
         if chunk is not None:

@@ -290,3 +290,50 @@ def test_the_checks_at_the_end_of_an_action_follow_the_turn_start_hooks(tmp_path
     claims = [e for e in events if e["type"] == "special_achievement"]
     assert [(c["player"], c.get("name", c.get("achievement"))) for c in claims] == [(game.state["turn"]["active"], "Omen")], claims
     assert "Omen" in game.state["players"][game.state["turn"]["active"]]["achievements"]
+
+
+# ---------------------------------------------------------------- actions that take their card from a set's zone
+
+def _vault_game(tmp_path, monkeypatch, actions):
+    """A 3rd-edition game with a set whose per-player zone 'vault' the given actions may take cards from;
+    player 0's first action is next, with an age-1 card in their vault, 5 points and a top card of age 1."""
+    from innoscript.runtime.state.positions import place, remove_from_anywhere
+    monkeypatch.setenv("INNOSCRIPT_CARDS", str(tmp_path))
+    _hook_set(tmp_path, "vaults", "3e", {}, zones={"vault": {"visibility": "owner", "size": "public", "limit": None,
+                                                             "verb": None, "actions": actions}})
+    game = Game.new("3e", 2, 4, sets=["vaults"])
+    while game.decision["kind"] == "initial_meld":
+        game.apply(game.decision["options"][0])
+    st, cards = game.state, game.cards
+    p = st["turn"]["active"]
+    gem = next(c for c in st["supply"]["1"])
+    remove_from_anywhere(st, gem)
+    place(cards, st, gem, "vault", p)
+    for c in [c for c in st["supply"]["5"]][:1]:
+        remove_from_anywhere(st, c)
+        place(cards, st, c, "score", p)
+    st["pending"]["options"] = game.engine.compute_legal_actions(p)     # the action decision, posed anew
+    return game, p, gem
+
+
+def test_a_meld_action_may_take_its_card_from_a_zone_that_says_so(tmp_path, monkeypatch):
+    game, p, gem = _vault_game(tmp_path, monkeypatch, ["meld"])
+    meld = {"type": "meld", "card": gem, "from": "vault"}
+    assert meld in game.decision["options"]
+    assert not any(o["type"] == "achieve" and o.get("card") == gem for o in game.decision["options"])
+    seen = game.view(p)["decision"]["options"]
+    assert any(o.get("from") == "vault" and o["card"]["id"] == gem for o in seen)     # the owner sees the card
+    assert any(label.endswith("from your vault") for label in game.view(p)["decision"]["wording"]["labels"])
+    events = game.apply(meld)
+    assert gem in game.state["players"][p]["board"][game.cards.color[gem]]["cards"]
+    assert any(e["type"] == "meld" and e["card"] == gem and e["from"] == "vault" for e in events)
+
+
+def test_an_achieve_action_may_claim_a_card_of_a_zone_that_says_so(tmp_path, monkeypatch):
+    game, p, gem = _vault_game(tmp_path, monkeypatch, ["achieve"])
+    claim = {"type": "achieve", "age": 1, "card": gem, "from": "vault"}
+    assert claim in game.decision["options"] and {"type": "meld", "card": gem, "from": "vault"} not in game.decision["options"]
+    events = game.apply(claim)
+    assert gem in game.state["players"][p]["achievements"] and not game.state["players"][p]["zones"]["vault"]
+    shown = [e for e in game.events_for(events, 1 - p) if e["type"] == "achieve"]
+    assert shown == [{"type": "achieve", "player": p, "age": 1, "from": "vault"}]      # the card is not named

@@ -48,9 +48,10 @@ def action_label(o: dict, view: dict, player: int) -> str:
     t = o["type"]
     if t == "draw":
         return f"Draw a [{draw_age(view, player)}]"
+    where = f" from your {o['from']}" if o.get("from") else ""     # a set's zone the action may take its card from
     if t == "achieve":
-        return f"Achieve age {o['age']}"
-    label = f"{'Dogma' if t == 'dogma' else 'Meld'} {o['card']['name']}"
+        return f"Achieve age {o['age']}{where}"
+    label = f"{'Dogma' if t == 'dogma' else 'Meld'} {o['card']['name']}{where}"
     pv = o.get("preview")
     if t == "dogma" and pv:
         names = [view["players"][q]["name"] for q in pv["shares"]]

@@ -62,8 +62,16 @@ class Turn:
         acts = [{"type": "draw"}]
         for c in st["players"][p]["hand"]:
             acts.append({"type": "meld", "card": c})
+        zones = self.cards.action_zones
+        for z in zones["meld"]:        # a set's zone the Meld action may take its card from
+            acts += [{"type": "meld", "card": c, "from": z} for c in st["players"][p]["zones"][z]]
         for a in achievable(self.cards, st, p, self._available_ages()):
             acts.append({"type": "achieve", "age": a})
+        for z in zones["achieve"]:     # a set's zone the Achieve action may claim a card of
+            mine = st["players"][p]["zones"][z]
+            ok = set(achievable(self.cards, st, p, sorted({self.cards.age[c] for c in mine})))
+            acts += [{"type": "achieve", "age": self.cards.age[c], "card": c, "from": z} for c in mine
+                     if self.cards.age[c] in ok]
         # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
         known = self.cards.may_dogma
         for c in top_cards(st, p) if tops is None else tops:
@@ -101,10 +109,12 @@ class Turn:
             if not self.run_hooks("meld_action", [[cid], covered]):
                 self._end_action()
         elif t == "achieve":
-            cid = next(c for c in st["available"]["standard"] if self.cards.age[c] == action["age"])
+            cid = action.get("card")
+            if cid is None:
+                cid = next(c for c in st["available"]["standard"] if self.cards.age[c] == action["age"])
             remove_from_anywhere(st, cid)
             st["players"][p]["achievements"].append(cid)
-            self.emit("achieve", player=p, age=action["age"])
+            self.emit("achieve", player=p, age=action["age"], **({"from": action["from"]} if "from" in action else {}))
             self.check_win_by_achievements()
             self.after_change()
             self._end_action()

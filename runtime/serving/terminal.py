@@ -238,7 +238,7 @@ class Terminal:
                 elif e.get("zone") == "available":
                     line += " to the available achievements"
             elif t == "achieve":
-                line = f"{who} achieves age {e.get('age')}"
+                line = f"{who} achieves age {e.get('age')}" + (f" from their {e['from']}" if e.get("from") else "")
             elif t == "splay":
                 line = f"{who} splays {e['color']} {e['direction']}"
             elif t == "special_achievement":

@@ -95,6 +95,9 @@ class Cards:
         self.zones = {z: dict(spec, set=n) for n in self.set_names
                       for z, spec in sorted(bundle["sets"][n].get("zones", {}).items())}
         self.zone_verbs = {spec["verb"]: z for z, spec in self.zones.items() if spec.get("verb")}
+        # the zones an action may take its card from besides its usual place: action -> zones
+        self.action_zones: dict[str, list[str]] = {a: [z for z, spec in self.zones.items() if a in spec.get("actions", ())]
+                                                   for a in ("meld", "achieve")}
         self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
         self._card_icons: dict = {}  # (card, splay, on top) -> the icons it shows that counts count
 

@@ -500,7 +500,7 @@ function logEntry(e, v) {
   if (t === "sharing_bonus") { li.appendChild(el("span", "mark share", `${who} gets the sharing bonus (a free draw)`)); return li; }
   if (t === "splay") { li.textContent = `${who} splays ${e.color} ${e.direction}`; return li; }
   if (t === "special_achievement") { li.textContent = `${who} claims ${e.name}`; return li; }
-  if (t === "achieve" && e.age) { li.textContent = `${who} achieves age ${e.age}`; return li; }
+  if (t === "achieve" && e.age) { li.textContent = `${who} achieves age ${e.age}${e.from ? ` from their ${e.from}` : ""}`; return li; }
   if (t === "game_over") { li.textContent = `game over: ${e.winners.map((w) => pname(v, w)).join(", ")} won by ${String(e.reason).replace(/_/g, " ")}`; return li; }
   if (t === "exchange") { li.textContent = `${who} exchanges ${e.cards.length} card(s) for ${e.other.length}`; return li; }
   if (t === "draw_past_end") { li.textContent = `${who} draws past the last age`; return li; }
