@@ -236,7 +236,7 @@ class Times(Node):
 
 @dataclass
 class Draw(Node):
-    then: Optional[str]    # meld score tuck reveal junk achieve foreshadow (None: keep in hand)
+    then: Optional[str]    # meld score tuck reveal junk achieve, or a set's zone verb (None: keep in hand)
     count: Optional["Expr"]
     age: "Expr"
     times: Optional[Times] = None
@@ -250,6 +250,7 @@ class Move(Node):
     selection: Selection
     times: Optional[Times] = None
     bind: Optional[str] = None
+    set_verb: bool = False   # a verb a set in play declares ('foreshadow', 'promote'), not one of the language's
 
 
 @dataclass
@@ -388,7 +389,8 @@ class Act(Node):
 @dataclass
 class Dogma(Node):
     target: "Expr"
-    foreseen: bool = False
+    mark: Optional[str] = None     # a mark a set declares ('dogma X, foreseen'): that execution carries it
+    mark_pos: Optional[Pos] = field(default=None, compare=False, repr=False)
 
 
 Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May, Either, Choose,

@@ -151,6 +151,10 @@ class Builder(Transformer):
     def draw_verb(self, meta, c):
         return str(c[0])
 
+    def draw_then_set(self, meta, c):
+        """'draw and foreshadow [3]': then a verb a set in play declares."""
+        return ("then", str(c[0]))
+
     def move_verb(self, meta, c):
         return (str(c[0]), _tpos(c[0]))
 
@@ -183,6 +187,12 @@ class Builder(Transformer):
         (verb, _vp), sel, *rest = c
         times, bind = self._tail(rest)
         return A.Move(verb, sel, times, bind, pos=_pos(meta))
+
+    def set_move(self, meta, c):
+        """'foreshadow a card from your hand': a verb a set in play declares (the resolver checks it)."""
+        verb, sel, *rest = c
+        times, bind = self._tail(rest)
+        return A.Move(str(verb), sel, times, bind, set_verb=True, pos=_pos(meta))
 
     def place_stmt(self, meta, c):
         sel, *rest = c
@@ -283,10 +293,11 @@ class Builder(Transformer):
         return A.Execute(c[0], c[1], pos=_pos(meta))
 
     def dogma_stmt(self, meta, c):
-        return A.Dogma(c[0], False, pos=_pos(meta))
+        return A.Dogma(c[0], None, pos=_pos(meta))
 
-    def dogma_foreseen(self, meta, c):
-        return A.Dogma(c[0], True, pos=_pos(meta))
+    def dogma_marked(self, meta, c):
+        """'dogma X, foreseen': a free Dogma marked by a mark a set declares."""
+        return A.Dogma(c[0], str(c[1]), pos=_pos(meta), mark_pos=_tpos(c[1]))
 
     def execute_kind(self, meta, c):
         return "fully-execute" if str(c[0]) == "fully" else str(c[0])
@@ -700,9 +711,9 @@ class Builder(Transformer):
         """'it is your turn': the performer is the player whose turn it is."""
         return A.Call("your_turn", [], pos=_pos(meta))
 
-    def this_foreseen(self, meta, c):
-        """'this card was foreseen': whether this card's execution is marked foreseen."""
-        return A.Call("was_foreseen", [], pos=_pos(meta))
+    def this_marked(self, meta, c):
+        """'this card was foreseen': whether this card's execution carries a mark a set declares."""
+        return A.Call("was_marked", [A.Str(str(c[0]), pos=_tpos(c[0]))], pos=_pos(meta))
 
     def you_ref(self, meta, c):
         return A.Pronoun("you", pos=_pos(meta))

@@ -28,11 +28,14 @@ from innoscript.core.readsets import read_set, scope as read_scope
 from . import ast as A
 from .builder import build
 from .codegen import CodeGen
-from .parser import grammar_text, parse
+from .parser import all_keywords, grammar_text, parse
 from .resolver import Vocabulary, resolve
 from .verifier import VerifyError, verify
 
 BUNDLE_FORMAT = "innoscript-bundle"
+# fields the engine's events have (a set's Dogma mark becomes a flag of its Dogma's event)
+EVENT_FIELDS = frozenset({"type", "player", "card", "cards", "from", "from_player", "to", "zone", "free", "icon",
+                          "counts", "verb", "mark", "age", "set", "name", "effect", "echo", "kind", "reason"})
 BUNDLE_VERSION = 1
 
 
@@ -67,7 +70,17 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
             v.zones.append(zone)
             if spec.get("verb"):
                 v.zone_verbs[spec["verb"]] = zone
+        for verb, spec in sorted(sm.get("verbs", {}).items()):
+            v.verb_aliases[verb] = spec["as"]
+        v.marks += [m for m in sm.get("dogma_marks", []) if m not in v.marks]
         v.specials |= {s["name"] for s in sm.get("special_achievements", [])}
+    # the parser reads the language's own words as themselves, never as a set's; a mark is also a flag of
+    # its Dogma's event ('foreseen': true), so it may not be one of an event's own fields
+    taken = [w for w in [*v.zone_verbs, *v.verb_aliases, *v.marks] if w in all_keywords() or w in EVENT_FIELDS]
+    if taken:
+        raise CompileError([Diagnostic("E500", f"a set's verb or Dogma mark '{w}' is a word of the language or "
+                                               "a field of its events; choose another", "set.json", Pos(0, 0))
+                            for w in taken])
     # music notes are counted by name ('icons(music_note, ...)'), though each is the card's hex
     v.icons += [n for n in v.hex_like if n not in v.icons]
     return v

@@ -153,7 +153,9 @@ class CodeGen:
     def s_Draw(self, s: A.Draw, optional: bool = False):
         self.count_times(s.count if s.count is not None else 1, s.times, s.pos)
         self.expr(s.age)
-        if s.set is not None:
+        if s.then is not None and s.then not in O.ENUMS["draw"]:      # a verb a set declares
+            self.emit(O.DRAW_NAMED, self.c.const(s.then), self.c.const(s.set), pos=s.pos)
+        elif s.set is not None:
             self.emit(O.DRAW_SET, E("draw", s.then or "draw"), self.c.const(s.set), pos=s.pos)
         else:
             self.emit(O.DRAW, E("draw", s.then or "draw"), pos=s.pos)
@@ -161,8 +163,10 @@ class CodeGen:
 
     def s_Move(self, s: A.Move, optional: bool = False):
         self.selection(s.selection, s.times, optional)
-        verb = "take" if s.verb == "take" else s.verb
-        self.emit(O.MOVE, E("verb", verb), pos=s.pos)
+        if s.set_verb:
+            self.emit(O.MOVE_NAMED, self.c.const(s.verb), pos=s.pos)
+        else:
+            self.emit(O.MOVE, E("verb", s.verb), pos=s.pos)
         self.store_or_pop(s.bind, s.pos)
 
     def s_Transfer(self, s: A.Transfer, optional: bool = False):
@@ -350,7 +354,7 @@ class CodeGen:
 
     def s_Dogma(self, s: A.Dogma):
         self.expr(s.target)
-        self.emit(O.DOGMA, int(s.foreseen), pos=s.pos)
+        self.emit(O.DOGMA, self.c.const(s.mark), pos=s.pos)
 
     def s_Execute(self, s: A.Execute):
         self.expr(s.target)

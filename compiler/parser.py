@@ -84,6 +84,12 @@ def syntax_diagnostic(path: str, err: UnexpectedInput, text: str) -> Diagnostic:
         mistake = _author_mistake(path, text, tok)
         if mistake is not None:
             return mistake
+        first = _misspelt_statement_word(text, tok)
+        if first is not None:
+            # A statement may start with a set's verb, so a misspelt keyword there parses on as one and the
+            # error shows up later in the line: the mistake is the first word.
+            word, hint, pos = first
+            return Diagnostic("E100", f"'{word}' is not a keyword here", path, pos, hint)
         hint = None
         if tok.type == "NAME" or tok.value.isalpha():
             hint = did_you_mean(str(tok.value), _keywords_expected(parser, err.expected))
@@ -132,6 +138,21 @@ def _strip_comments(text: str) -> str:
 def _line_col(text: str, offset: int) -> tuple[int, int]:
     line = text.count("\n", 0, offset) + 1
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _misspelt_statement_word(text: str, tok: Token):
+    """The first word of the unexpected token's line, when it is no keyword but one is close to it
+    ('drow [2] as drawn'): (word, hint, its position), else None."""
+    lines = text.splitlines()
+    if not tok.line or tok.line > len(lines):
+        return None
+    m = re.match(r"\s*([a-z_][a-z0-9_-]*)", lines[tok.line - 1])
+    if m is None or m.group(1) in all_keywords() or m.start(1) + 1 == tok.column:
+        return None
+    hint = did_you_mean(m.group(1), all_keywords())
+    if not hint:
+        return None
+    return m.group(1), hint, Pos(tok.line, m.start(1) + 1, tok.line, m.end(1) + 1)
 
 
 def _misspelt_previous_word(text: str, tok: Token):

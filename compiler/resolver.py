@@ -22,6 +22,11 @@ COLLECTIONS = {"cards", "colors", "players", "values", "icons"}
 ELEMENT = {"cards": "cards", "colors": "color", "players": "player", "values": "int", "icons": "icon"}
 
 
+# The language's own verbs (the grammar's keywords); a set's verbs come from its manifest (Vocabulary).
+BASE_MOVE_VERBS = ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take")
+BASE_DRAW_VERBS = ("meld", "score", "tuck", "reveal", "junk", "achieve")
+
+
 @dataclass
 class Vocabulary:
     """What names an edition knows; built from the edition manifest."""
@@ -37,6 +42,8 @@ class Vocabulary:
     set_names: list[str] = field(default_factory=list)     # sets with supply piles of their own
     zones: list[str] = field(default_factory=list)         # per-player zones ('forecast')
     zone_verbs: dict[str, str] = field(default_factory=dict)   # move verb -> zone ('foreshadow' -> 'forecast')
+    verb_aliases: dict[str, str] = field(default_factory=dict)  # a set's verb -> the verb it moves as ('promote' -> 'meld')
+    marks: list[str] = field(default_factory=list)         # marks a free Dogma may carry ('foreseen')
     hex_like: list[str] = field(default_factory=list)      # icons that are hexes ('music_note')
     bonus: bool = False                                    # 'bonus N' cells
     echo: bool = False                                     # echo effects
@@ -201,8 +208,8 @@ class Resolver:
     def s_Draw(self, s: A.Draw):
         if s.set is not None:
             self.set_name(s.set, s.pos, base=True)
-        if s.then is not None:
-            self.zone_verb(s.then, s.pos)
+        if s.then is not None and s.then not in BASE_DRAW_VERBS:
+            self.set_word(s.then, self.v.zone_verbs, "verb", s.pos, BASE_DRAW_VERBS, "draw and")
         if s.count is not None:
             self.expect(s.count, "int")
         self.expect(s.age, "int")
@@ -224,18 +231,24 @@ class Resolver:
             self.r.error("E213", f"'{name}' is not a set in play", pos,
                          did_you_mean(name, known) or "compile with the set: --sets <name>")
 
-    def zone_verb(self, verb: str, pos) -> None:
-        """A verb that moves cards into a set's zone ('foreshadow') needs the set whose zone it names."""
-        if verb in ("foreshadow", "promote") and "foreshadow" not in self.v.zone_verbs:
-            self.r.error("E213", f"'{verb}' needs a set whose zone is filled by 'foreshadow'", pos,
-                         "compile with the set: --sets <name>")
+    def set_word(self, word: str, known, what: str, pos, base=(), lead: str = "") -> None:
+        """A word a set in play declares (a verb that fills its zone or moves as another, a Dogma mark): E214
+        when no set in play has it, with the nearest word the script could have meant."""
+        if word in known:
+            return
+        hint = did_you_mean(word, [*base, *known])
+        self.r.error("E214", f"unknown {what} '{word}'" + (f" after '{lead}'" if lead else ""), pos,
+                     hint or "a set's own words come with the set: compile with it (--sets <name>)")
 
     def s_Dogma(self, s: A.Dogma):
         self.expect(s.target, "cards")
+        if s.mark is not None:
+            self.set_word(s.mark, self.v.marks, "Dogma mark", s.mark_pos or s.pos)
         self.actions_seen = True
 
     def s_Move(self, s: A.Move):
-        self.zone_verb(s.verb, s.pos)
+        if s.set_verb:
+            self.set_word(s.verb, [*self.v.zone_verbs, *self.v.verb_aliases], "verb", s.pos, BASE_MOVE_VERBS)
         self.selection(s.selection)
         self.times(s.times)
         self.actions_seen = True
@@ -542,6 +555,8 @@ class Resolver:
         if not b.variadic and len(e.args) != len(b.args):
             self.r.error("E206", f"{e.fn}() takes {len(b.args)} argument{'s' if len(b.args) != 1 else ''}, "
                                  f"got {len(e.args)}", e.pos)
+        elif e.fn == "was_marked" and isinstance(e.args[0], A.Str):    # 'this card was foreseen'
+            self.set_word(e.args[0].value, self.v.marks, "Dogma mark", e.args[0].pos)
         for i, a in enumerate(e.args):
             want = b.args[0] if b.variadic else (b.args[i] if i < len(b.args) else "any")
             if want == "icon" and isinstance(a, A.Name) and self.lookup(a.name) is None:

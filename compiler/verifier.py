@@ -28,7 +28,9 @@ MAX_ARGS = 16
 MAX_OPTIONS = 16
 # Constants that name something: an icon, a card, an action variable, a special achievement, a builtin.
 _FLAGS = {"SELECT": (0, 1, 2, 3)}     # SELECT's flags: 1 may decline, 2 unrevealed
-_NAMED = {"HAS_ICON", "FILTER_ICON", "FILTER_NAME", "CLAIM", "LOAD_ACTION", "STORE_ACTION", "CALL"}
+_NAMED = {"HAS_ICON", "FILTER_ICON", "FILTER_NAME", "CLAIM", "LOAD_ACTION", "STORE_ACTION", "CALL", "MOVE_NAMED",
+          "DECK_SET", "DRAW_NAMED"}
+_NAMED_OR_NULL = {"DOGMA": 0, "DRAW_NAMED": 1}     # a const operand that is a name or null (its index)
 
 
 def _scalar(v) -> bool:
@@ -95,6 +97,8 @@ def verify(chunk, depths: dict | None = None) -> int:
         if info.name in _NAMED and not isinstance(consts[args[0]], str):
             raise VerifyError(pc, f"{info.name} names its {'builtin' if info.name == 'CALL' else 'operand'} "
                                   "with a string constant")
+        if info.name in _NAMED_OR_NULL and not isinstance(consts[args[_NAMED_OR_NULL[info.name]]], (str, type(None))):
+            raise VerifyError(pc, f"{info.name}: a name or null, not {consts[args[_NAMED_OR_NULL[info.name]]]!r:.40}")
         if info.name == "CALL":
             b = BUILTINS.get(consts[args[0]])
             if b is None:

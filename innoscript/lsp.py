@@ -240,6 +240,11 @@ def completion_items(uri: str, text: str | None = None, line: int = 0, character
         want_name = False
         items += [T.CompletionItem(label=z, kind=K.Field, detail="zone of a set", sort_text=f"0{z}") for z in vocab.zones]
     if want_name:
+        # the words the sets in play declare: verbs (a statement of their own, or after 'draw and'), Dogma marks
+        items += [T.CompletionItem(label=w, kind=K.Keyword, detail="a verb of a set in play", sort_text=f"1{w}")
+                  for w in sorted({*vocab.zone_verbs, *vocab.verb_aliases})]
+        items += [T.CompletionItem(label=m, kind=K.Keyword, detail="a Dogma mark of a set in play", sort_text=f"1{m}")
+                  for m in vocab.marks]
         items += [T.CompletionItem(label=n, kind=K.Variable, detail="bound in this card", sort_text=f"0{n}")
                   for n in names]
         items += [T.CompletionItem(label=i, kind=K.EnumMember, detail="icon", sort_text=f"2{i}") for i in vocab.icons]

@@ -99,7 +99,8 @@ def test_diagnostics_hover_and_completion(client, tmp_path):
     # at the start of a statement: what can start one, not the whole vocabulary
     assert {"draw", "score", "if", "drawn", "count"} <= labels
     assert not {'"Archery"', "age", "wins", "and"} & labels, {'"Archery"', "age", "wins", "and"} & labels
-    assert {"dogma", "foreshadow", "promote"} <= labels     # statements too: a free dogma, a set's verbs
+    assert "dogma" in labels                                # statements too: a free dogma
+    assert not {"foreshadow", "promote"} & labels           # a set's verbs only where the set is in play
 
     hover = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 8, "character": 6}})
     assert "draw_stmt" in hover["result"]["contents"]["value"]
@@ -111,10 +112,20 @@ def test_diagnostics_hover_and_completion(client, tmp_path):
 HEAD = 'card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\neffect {\n'
 
 
-def labels_at(text):
+def labels_at(text, uri="file:///x.inno"):
     from innoscript import lsp
     line = text.count("\n")
-    return {i.label for i in lsp.completion_items("file:///x.inno", text + "\n}\n", line, len(text.split("\n")[-1]))}
+    return {i.label for i in lsp.completion_items(uri, text + "\n}\n", line, len(text.split("\n")[-1]))}
+
+
+def test_a_sets_verbs_and_marks_are_offered_in_its_own_card_files():
+    """A set's words come from its manifest: in one of its card files the statements it adds ('foreshadow',
+    'promote') are offered where a statement starts, and its Dogma mark after 'dogma X,'."""
+    uri = (cards_root() / "sets" / "echoes" / "4e" / "age1" / "x.inno").as_uri()
+    head = HEAD.replace(" age 1\n", " set echoes\n age 1\n")
+    assert {"foreshadow", "promote"} <= labels_at(head + "    ", uri)
+    assert "foreseen" in labels_at(head + "    dogma this card, ", uri)
+    assert not {"foreshadow", "promote", "foreseen"} & labels_at(HEAD + "    ")
 
 
 def test_completion_follows_what_the_parser_accepts():

@@ -119,3 +119,66 @@ def test_the_set_name_check_can_fail():
     assert _naming_sets('special = "Destiny"\n', sets, names)
     assert _naming_sets('card = "Perfume"\n', sets, names)
     assert _naming_sets('help = "draw a card of a set"\n', sets, names) == []
+
+
+def _set_words() -> set[str]:
+    """The words the sets give the language: their zones, their verbs and their Dogma marks, read from every set
+    manifest, and the words the sets still to come will bring (issue notes: museums, relics, the safe)."""
+    words = {"museum", "museums", "relic", "relics", "safeguard", "display"}
+    for manifest in (ROOT / "cards" / "sets").glob("*/*/set.json"):
+        data = json.loads(manifest.read_text())
+        for zone, spec in data.get("zones", {}).items():
+            words |= {zone, spec.get("verb") or zone}
+        words |= set(data.get("verbs", {})) | set(data.get("dogma_marks", []))
+    return words - {""}
+
+
+def _using_set_words(text: str, words: set[str]) -> list[str]:
+    """Where code (not a docstring or a comment) says a set's word: an identifier or a part of one
+    ('forecast_limit'), or a word of a string ('foreshadow')."""
+    import ast
+    tree = ast.parse(text)
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                docs.add(id(first.value))
+    found = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            names = re.findall(r"[a-z_]+", node.value.lower())
+        elif isinstance(node, ast.Name):
+            names = node.id.lower().split("_")
+        elif isinstance(node, ast.Attribute):
+            names = node.attr.lower().split("_")
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names = node.name.lower().split("_")
+        hit = sorted(set(names) & words)
+        if hit:
+            found.append(f"{getattr(node, 'lineno', '?')}: {', '.join(hit)}")
+    return found
+
+
+def test_no_python_outside_tests_uses_a_sets_own_words():
+    """The grammar, the opcode table and the engine know no set's zone, verb or Dogma mark by name: they come
+    from the manifests (docs/engine-concepts.md)."""
+    words = _set_words()
+    assert {"forecast", "foreshadow", "promote", "foreseen"} <= words
+    offenders = []
+    for folder in ("innoscript", "compiler", "runtime", "grammar"):
+        for py in (ROOT / folder).rglob("*.py"):
+            offenders += [f"{py.relative_to(ROOT)}:{where}" for where in _using_set_words(py.read_text(), words)]
+    grammar = (ROOT / "grammar" / "innoscript.lark").read_text()
+    offenders += [f"grammar/innoscript.lark: {w}" for w in sorted(words)
+                  if re.search(rf'"{w}"', grammar)]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_set_word_check_can_fail():
+    words = _set_words()
+    assert _using_set_words('verb = "foreshadow"\n', words)
+    assert _using_set_words("forecast_limit = 3\n", words)
+    assert _using_set_words("x = cards.promote\n", words)
+    assert not _using_set_words('"""A docstring may say foreshadow."""\nx = 1  # and so may a comment: forecast\n', words)

@@ -28,14 +28,19 @@ def test_every_construct_is_documented():
 @pytest.mark.parametrize("name", sorted(n for n, v in NOTES.items() if v[2] in ("stmt", "effect")))
 def test_examples_compile(name):
     meaning, example, kind = NOTES[name]
-    ed = load_edition("3e", sets=available_sets("3e"))    # set constructs need their set in play
-    vocab = vocabulary(ed.manifest, ed.card_names, ed.sets)
     header = HEADER.replace("leaf leaf leaf", "leaf leaf echo") if example.startswith("echo") else HEADER
     text = header + (example if kind == "effect" else f"demand {{\n{PREAMBLE}    {example}\n}}\n")
-    try:
-        compile_card(text, f"{name}.inno", vocab)
-    except CompileError as err:
-        pytest.fail(f"{name}: {err.render()}")
+    errors = []
+    for edition in ("3e", "4e"):     # set constructs need their set in play, and a set's words its edition's
+        ed = load_edition(edition, sets=available_sets(edition))
+        vocab = vocabulary(ed.manifest, ed.card_names, ed.sets)
+        try:
+            compile_card(text, f"{name}.inno", vocab)
+            break
+        except CompileError as err:
+            errors.append(err.render())
+    else:
+        pytest.fail(f"{name}: " + "\n".join(errors))
     # the renderer covers every construct: each example renders to English
     from innoscript.compiler.bundle import parse_card
     from innoscript.compiler.tools.render import render_card

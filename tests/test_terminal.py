@@ -185,8 +185,9 @@ def test_terminal_log_marks_echo_effects_promotions_and_free_dogmas():
               {"type": "effect", "player": 1, "card": flute, "effect": 0, "echo": True},
               {"type": "effect", "player": 1, "card": flute, "effect": 1},
               {"type": "foreshadow", "player": 0, "card": flute, "zone": "forecast", "from": "hand"},
-              {"type": "meld", "player": 0, "card": flute, "from": "forecast", "promoted": True},
-              {"type": "dogma", "player": 0, "card": flute, "counts": [2, 1], "free": True, "foreseen": True}]
+              {"type": "meld", "player": 0, "card": flute, "from": "forecast", "verb": "promote", "promoted": True},
+              {"type": "dogma", "player": 0, "card": flute, "counts": [2, 1], "free": True, "mark": "foreseen",
+               "foreseen": True}]
     term.game.events_for = lambda evs, seat: evs
     term.note(events, 0)
     lines = [line for _, line in term.log]

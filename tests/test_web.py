@@ -384,9 +384,9 @@ def test_a_sets_zone_score_breakdown_and_echo_marks_are_drawn(server, browser, s
         const card = {id: 1, name: "Flute", age: 1, color: "purple"};
         const log = [{type: "effect", player: 1, card, effect: 0, echo: true},
                      {type: "effect", player: 1, card, effect: 1},
-                     {type: "meld", player: 0, card, from: "forecast", promoted: true},
-                     {type: "dogma", player: 0, card, free: true, foreseen: true},
-                     {type: "foreshadow", player: 1, card: {hidden: true, age: 3}}].map((e) => logEntry(e, v));
+                     {type: "meld", player: 0, card, from: "forecast", verb: "promote", promoted: true},
+                     {type: "dogma", player: 0, card, free: true, mark: "foreseen", foreseen: true},
+                     {type: "foreshadow", player: 1, card: {hidden: true, age: 3}, zone: "forecast"}].map((e) => logEntry(e, v));
         return {mine: a.querySelector('[data-zone=forecast]').textContent,
                 mineCards: a.querySelectorAll('[data-zone=forecast] .inno-card:not(.inno-back)').length,
                 theirs: b.querySelector('[data-zone=forecast]').textContent,

@@ -52,7 +52,7 @@ def _ids(n) -> set[str]:
     elif isinstance(n, A.Win):
         out.add("win_single" if isinstance(n.player, A.SinglePlayer) else "win")
     elif isinstance(n, A.Dogma):
-        out.add("dogma_foreseen" if n.foreseen else "dogma")
+        out.add("dogma_marked" if n.mark else "dogma")
     elif isinstance(n, A.Execute):
         out.add(n.kind.replace("-", "_"))
     elif isinstance(n, A.Choose):

@@ -17,8 +17,12 @@ NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight
            "twelve"]
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "took",
-        "transfer": "transferred", "draw": "drew", "foreshadow": "foreshadowed", "promote": "promoted",
-        "place": "placed"}
+        "transfer": "transferred", "draw": "drew", "place": "placed"}
+
+
+def past(verb: str) -> str:
+    """A verb's past tense: the language's own from PAST, a set's verb by the regular rule (foreshadowed)."""
+    return PAST.get(verb) or (verb + "d" if verb.endswith("e") else verb + "ed")
 CMP = {"==": "equal to", "!=": "other than", "<": "lower than", "<=": "at most", ">": "higher than", ">=": "at least"}
 CMP_COUNT = {"==": "exactly", "!=": "other than", "<": "fewer than", "<=": "at most", ">": "more than", ">=": "at least"}
 
@@ -346,7 +350,7 @@ class Renderer:
         if s.verb == "place":
             text += " on top of its deck"
         if s.bind:
-            self.binds[s.bind] = f"the {PAST.get(s.verb, s.verb)} cards"
+            self.binds[s.bind] = f"the {past(s.verb)} cards"
             self.bind_verbs[s.bind] = s.verb
             q = s.selection.quantity
             self.plural[s.bind] = not (q is None or q.kind == "one")
@@ -354,7 +358,7 @@ class Renderer:
         return text
 
     def s_Dogma(self, s: A.Dogma) -> str:
-        return f"dogma {self.expr(s.target)}" + (", foreseen" if s.foreseen else "")
+        return f"dogma {self.expr(s.target)}" + (f", {s.mark}" if s.mark else "")
 
     def s_Transfer(self, s: A.Transfer) -> str:
         if s.bind:
@@ -781,8 +785,8 @@ class Renderer:
             return self.this
         if f == "your_turn":
             return "it is your turn"
-        if f == "was_foreseen":
-            return f"{self.this} was foreseen"
+        if f == "was_marked" and a and isinstance(a[0], A.Str):
+            return f"{self.this} was {a[0].value}"
         if f == "set":
             return f"the set of {self.expr(a[0])}"
         if f == "bonus":
@@ -836,7 +840,7 @@ class Renderer:
         if isinstance(e, A.ZoneExpr) and e.zone.kind in ("hand", "score", "board"):   # "cards in all players' hands"
             return f"cards {'on' if e.zone.kind == 'board' else 'in'} {self.expr(e)}"
         if isinstance(e, A.Name) and e.name in self.bind_verbs:
-            return f"{PAST.get(self.bind_verbs[e.name], self.bind_verbs[e.name])} cards"
+            return f"{past(self.bind_verbs[e.name])} cards"
         if isinstance(e, A.Call) and e.fn == "colors":
             return f"colors on {self.expr(e.args[0])}"
         return self.expr(e)
@@ -998,7 +1002,7 @@ class Renderer:
         if isinstance(e.right, A.ActionVar) and self.records.get(e.right.name) == "max" and isinstance(left, A.Call) \
                 and left.fn == "count" and isinstance(left.args[0], A.Name) and left.args[0].name in self.bind_verbs:
             v = self.bind_verbs[left.args[0].name]
-            return f"you {PAST.get(v, v)} more cards than any other player so far during this dogma action"
+            return f"you {past(v)} more cards than any other player so far during this dogma action"
         if isinstance(left, A.Call) and left.fn == "count" and isinstance(e.right, A.Call) and e.right.fn == "count" \
                 and e.op in (">", "<") and all(self._countable(x.args[0]) for x in (left, e.right)):
             a, b = self.noun(left.args[0]), self.noun(e.right.args[0])
@@ -1017,13 +1021,13 @@ class Renderer:
             what = left.args[0]
             if isinstance(what, A.Name) and what.name in self.bind_verbs:
                 v = self.bind_verbs[what.name]
-                return f"you {PAST.get(v, v)} any" if e.op != "==" else f"you {PAST.get(v, v)} none"
+                return f"you {past(v)} any" if e.op != "==" else f"you {past(v)} none"
             return self._there_are(self.noun(what), e.op == "==")
         if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Name) \
                 and left.args[0].name in self.bind_verbs and isinstance(e.right, A.Int) and e.op in ("==", ">="):
             v = self.bind_verbs[left.args[0].name]     # "if you melded four or more cards", "if you returned three"
             n = self.expr(e.right) + (" or more" if e.op == ">=" else "")
-            return f"you {PAST.get(v, v)} {n} cards"
+            return f"you {past(v)} {n} cards"
         if isinstance(left, A.Call) and left.fn == "count":
             return f"{self.expr(left)} is {CMP_COUNT[e.op]} {self.expr(e.right)}"
         if isinstance(left, A.Call) and left.fn == "icons" and isinstance(e.right, A.Int):

@@ -62,7 +62,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("above", ("cards",), "cards", "the card directly above each card in its pile (written 'X is directly "
                                           "under ...')"),
     Builtin("your_turn", (), "bool", "whether the performer ('you') is the player whose turn it is (written 'it is your turn')"),
-    Builtin("was_foreseen", (), "bool", "whether this card's execution is marked foreseen (written 'this card was foreseen')"),
+    Builtin("was_marked", ("str",), "bool", "whether this card's execution carries a Dogma mark a set declares (written 'this card was MARK', after a free Dogma 'dogma X, MARK')"),
     Builtin("set", ("cards",), "str", "the set a card belongs to ('base' for the base game; the first of several)"),
     Builtin("bonus", ("cards",), "int", "the bonus value a card prints (0 for none; the highest of several)"),
     Builtin("bonuses", ("cards",), "values", "every visible bonus value of board cards (every printed one elsewhere), one per bonus"),

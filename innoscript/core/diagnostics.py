@@ -33,6 +33,7 @@ CODES: dict[str, str] = {
     "E211": "unknown zone",
     "E212": "unknown hook point or wrong hook parameters",
     "E213": "a set that is not in play",
+    "E214": "unknown verb or Dogma mark (a set's own words come with the set)",
     "E300": "type mismatch",
     "E301": "more than one quantity in a selection",
     "E302": "'if you do' with no earlier action in the effect",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 8
+OPCODE_TABLE_VERSION = 9
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -30,8 +30,8 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "global_zone": ("junk", "available", "available_special", "junk_special", "revealed_all"),
     "position": ("top", "bottom"),
     "verb": ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take",
-             "foreshadow", "promote", "make_available", "place"),
-    "draw": ("draw", "meld", "score", "tuck", "reveal", "junk", "achieve", "foreshadow"),
+             "make_available", "place"),
+    "draw": ("draw", "meld", "score", "tuck", "reveal", "junk", "achieve"),
     "select": ("count", "all", "all_but", "half_down", "half_up", "each_color", "all_or_none"),
     "order": ("any", "highest", "lowest"),
     "direction": ("left", "right", "up", "aslant"),
@@ -123,8 +123,8 @@ _TABLE: list[tuple] = [
     ("ZONE_SET", ("const",), 1, 1, "pop a player or players; push the cards of the zone a set manifest names", ""),
     ("TRANSFER_SET", ("const",), 2, 1,
      "pop player, cards; move the cards to that player's zone named by a set manifest (not past its limit); push the cards moved", ""),
-    ("DOGMA", ("int",), 1, 0,
-     "pop cards; 'you' take a free Dogma action of the first one, sharing and demands included (int=1: foreseen)", ""),
+    ("DOGMA", ("const",), 1, 0,
+     "pop cards; 'you' take a free Dogma of the first one (sharing, demands); const: its mark or null", ""),
     ("SPLAY_ON", ("enum:direction", "int"), 2, 0,
      "pop a player, a colour or colours; 'you' splay that pile of the player's board (int=1: may decline); set 'did'", ""),
     ("STORE_OWN", ("const",), 1, 0,
@@ -133,7 +133,11 @@ _TABLE: list[tuple] = [
      "push what 'you' or 'me' recorded ('your.NAME'); if nothing: 0 (int=0), no cards (int=1)", ""),
     ("LOOK", (), 0, 0,
      "'you' choose a supply pile with cards (any age, base or a set in play); only 'you' see its top card, which stays", ""),
-    ("DECK_SET", ("const",), 1, 1, "pop an age; push the cards of the named set's supply pile of that age ('base': the base cards')", ""),
+    ("DECK_SET", ("const",), 1, 1, "pop an age; push that age's supply pile of the named set ('base': the base cards)", ""),
+    ("MOVE_NAMED", ("const",), 1, 1,
+     "like MOVE, by a verb a set declares (const): into the zone it fills, or as the verb it moves like", ""),
+    ("DRAW_NAMED", ("const", "const"), 2, 1,
+     "pop age, count; draw that many (from the second const's set; null: by the draw rules), do a set's verb to each", ""),
 ]
 
 OPCODES: list[OpInfo] = []

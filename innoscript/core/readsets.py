@@ -44,7 +44,7 @@ _BUILTIN_READS = {
     # achievements are pooled in some games (teams): every player's may count
     "achievements": ("all", "achievements"),
     "splayed": ("you", "board"),
-    "set": "pure", "bonus": "pure", "splay_rank": "pure", "was_foreseen": "pure",
+    "set": "pure", "bonus": "pure", "splay_rank": "pure", "was_marked": "pure",
     "bonuses": "position", "echo_effects": "position",
     "bonus_points": ("player", "board"), "highest_splay": ("player", "board"),
 }

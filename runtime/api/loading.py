@@ -64,6 +64,11 @@ def _small_json(v, what) -> None:
             raise ValueError(f"{what} is not a value a card effect can hold")
 
 
+
+def _names(v) -> bool:
+    """A short list of short strings (a free Dogma's marks)."""
+    return isinstance(v, list) and len(v) <= 8 and all(isinstance(x, str) and 0 < len(x) <= 40 for x in v)
+
 def check(cards, state: dict) -> None:
     n = len(state["players"])
     ncards = len(cards.cards)
@@ -258,9 +263,10 @@ def _check_dogma(cards, state, n):
                 raise ValueError(f"{what}: a work item holds work and its depth only")
             if "free" in item:    # a free Dogma's own record of who shared (runtime/rules/dogma.py)
                 free = item["free"]
-                if not isinstance(free, dict) or set(free) != {"card", "active", "foreseen", "shared", "shared_change"} \
-                        or not all(isinstance(free[k], bool) for k in ("foreseen", "shared", "shared_change")):
-                    raise ValueError(f"{what}/free: a free Dogma names its card, its player and three flags")
+                if not isinstance(free, dict) or set(free) != {"card", "active", "marks", "shared", "shared_change"} \
+                        or not all(isinstance(free[k], bool) for k in ("shared", "shared_change")) \
+                        or not _names(free["marks"]):
+                    raise ValueError(f"{what}/free: a free Dogma names its card, its player, its marks and two flags")
                 _int(free["card"], 0, ncards, f"{what}/free/card")
                 _int(free["active"], 0, n, f"{what}/free/active")
             if not isinstance(item["work"], list) or len(item["work"]) > 64 * n:

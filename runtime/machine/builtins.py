@@ -296,8 +296,8 @@ def _your_turn(e, f):
     return f["you"] == e.state["turn"]["active"]
 
 
-def _was_foreseen(e, f):
-    return bool(f.get("foreseen"))
+def _was_marked(e, f, mark):
+    return mark in f.get("marks", ())
 
 
 def _set(e, f, cs):
@@ -380,7 +380,7 @@ IMPLEMENTATIONS = {
     "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
     "all_icons": _all_icons, "has": _has, "ages": _ages, "this_card": _this_card,
     "beneath": _beneath, "all_beneath": _all_beneath, "above": _above,
-    "was_foreseen": _was_foreseen, "your_turn": _your_turn, "set": _set, "bonus": _bonus, "bonuses": _bonuses,
+    "was_marked": _was_marked, "your_turn": _your_turn, "set": _set, "bonus": _bonus, "bonuses": _bonuses,
     "bonus_points": _bonus_points, "echo_effects": _echo_effects, "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
     "eligible": _eligible, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,

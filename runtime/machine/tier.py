@@ -60,7 +60,7 @@ _HANDOVER = {O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOSE_OPTION, O.EXCHANG
              O.WIN, O.LOSE, O.EXECUTE, O.DOGMA, O.END_DOGMA,
              O.ACT, O.ACT_END}                                  # ACT: another player is 'you' for a while
 # They may ask (MOVE: the owner may order cards onto one pile); most often they do not. Each ends its block.
-_MAY_ASK = {O.SELECT, O.SPLAY, O.MOVE}
+_MAY_ASK = {O.SELECT, O.SPLAY, O.MOVE, O.MOVE_NAMED}
 _INLINE = {O.CONST, O.POP, O.DUP, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.JUMP_IF_TRUE, O.COMPARE,
            O.NOT, O.CALL, O.PLAYER, O.ZONE, O.FOR_NEXT, O.RETURN, O.RESULT, O.REPEAT, O.LIST_NEW, O.APPEND,
            O.BINARY}
@@ -161,7 +161,7 @@ def translate(chunk: dict, name: str = "chunk") -> str:
 _EMULATED = {O.NEG, O.IN, O.HAS_ICON, O.IS_COLOR, O.PLAYERS, O.ZONE_GLOBAL, O.DECK, O.FILTER_POS,
              O.FILTER_ICON, O.FILTER_COLOR, O.FILTER_VALUE, O.FILTER_VALUES, O.FILTER_NAME, O.TRANSFER,
              O.DRAW, O.DID, O.SET_DID, O.PICK_SINGLE, O.CLAIM, O.LOAD_ACTION,
-             O.STORE_ACTION, O.DRAW_SET, O.ZONE_SET, O.TRANSFER_SET, O.DECK_SET}
+             O.STORE_ACTION, O.DRAW_SET, O.ZONE_SET, O.TRANSFER_SET, O.DECK_SET, O.DRAW_NAMED}
 
 
 def _ends(ins) -> bool:

@@ -436,6 +436,12 @@ def _op_move(engine, frame, chunk, ins, pc):
     stack[-1] = moved
 
 
+def _op_move_named(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    moved = engine.move(frame, _as_list(stack[-1]), chunk["consts"][ins[1]])   # a set's verb; may ask: pop after
+    stack[-1] = moved
+
+
 def _op_transfer(engine, frame, chunk, ins, pc):
     stack = frame["stack"]
     target = stack.pop()
@@ -449,6 +455,15 @@ def _op_draw(engine, frame, chunk, ins, pc):
     count = _num(stack[-2])
     del stack[-2:]
     stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]]))
+
+
+def _op_draw_named(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    consts = chunk["consts"]
+    age = _num(stack[-1])
+    count = _num(stack[-2])
+    del stack[-2:]
+    stack.append(engine.draw_effect(frame, count, age, consts[ins[1]], consts[ins[2]]))
 
 
 def _op_draw_set(engine, frame, chunk, ins, pc):
@@ -623,7 +638,7 @@ def _op_dogma(engine, frame, chunk, ins, pc):
     target = _as_list(stack.pop())
     frame["pc"] = pc + 1
     if target:
-        engine.free_dogma(frame, target[0], bool(ins[1]))
+        engine.free_dogma(frame, target[0], chunk["consts"][ins[1]])
         return "execute"
     return pc + 1
 
@@ -665,6 +680,8 @@ SLOW = {
     O.ZONE_GLOBAL: _op_zone_global,
     O.DECK: _op_deck,
     O.DECK_SET: _op_deck_set,
+    O.MOVE_NAMED: _op_move_named,
+    O.DRAW_NAMED: _op_draw_named,
     O.FILTER_POS: _op_filter_pos,
     O.FILTER_ICON: _op_filter_icon,
     O.FILTER_COLOR: _op_filter_color,

@@ -200,8 +200,8 @@ class Dogma:
                     continue
                 frame = new_frame(self.cards, card, effect, you, me, sharer, d["changes"], top.get("depth", 0),
                                      top.get("record", 0))
-                if "free" in top and top["free"].get("foreseen") and card == top["free"]["card"]:
-                    frame["foreseen"] = True    # X's own effects, not its pile's other echoes
+                if "free" in top and top["free"].get("marks") and card == top["free"]["card"]:
+                    frame["marks"] = list(top["free"]["marks"])    # X's own effects, not its pile's other echoes
                 stack.append(frame)
                 if frame["kind"] == "echo":
                     self.emit("effect", card=card, effect=effect, player=you, echo=True)
@@ -260,21 +260,25 @@ class Dogma:
             return bool(d.get("shared"))
         return bool(d["shared_change"])
 
-    def free_dogma(self, frame, cid: int, foreseen: bool):
-        """'dogma X [foreseen]': a full Dogma of X by the frame's player, inside the running action or
+    def free_dogma(self, frame, cid: int, mark: str | None = None):
+        """'dogma X [, MARK]': a full Dogma of X by the frame's player, inside the running action or
         hook: X's featured icon counted for every player now, its own sharing, demands and echo effects
         (X's pile's when X is a top card) and its own sharing bonus at its end. Its work list carries
-        ``free`` (card, active player, foreseen, shared, shared_change) and its own record."""
+        ``free`` (card, active player, marks, shared, shared_change) and its own record; X's own effects
+        carry the mark a set declared ('dogma X, foreseen': 'this card was foreseen')."""
         st = self.state
         depth = self._nesting(frame)
         you = frame["you"]
         icon = self.cards.cards[cid]["dogma"]
         counts = self.icon_counts(icon)
-        self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, foreseen=foreseen)
+        # each Dogma mark of the sets in play is a flag of the event (foreseen: true or false)
+        flags = {m: m == mark for m in self.cards.marks}
+        self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, **flags,
+                  **({"mark": mark} if mark else {}))
         records = st["dogma"].setdefault("records", [])
         records.append({})
         entry = {"work": [], "depth": depth, "record": len(records),
-                 "free": {"card": cid, "active": you, "foreseen": bool(foreseen), "shared": False,
+                 "free": {"card": cid, "active": you, "marks": [mark] if mark else [], "shared": False,
                           "shared_change": False}}
         steps = self._parley_steps(you, cid, counts) if self._parley() else []
         if steps:   # non-adjacent players choose first, as in a Dogma action (no card is paid to use X)

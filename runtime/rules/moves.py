@@ -1,8 +1,8 @@
 """Card moves: meld, tuck, score, return, junk, reveal, transfer (to the available achievements too), exchange,
 splay and rearrange, and the moves into and out of the sets' per-player zones (runtime/rules/zones.py): a zone's verb
-(``foreshadow``) and transfers put cards there, never past the zone's limit (a move into a full zone does
-nothing; more cards than the zone has room for: the performer chooses the ones that go in); ``promote``
-melds a card (from the forecast).
+(a set's word, such as ``foreshadow``) and transfers put cards there, never past the zone's limit (a move into a
+full zone does nothing; more cards than the zone has room for: the performer chooses the ones that go in); a
+set's verb declared to move as another (``promote`` as ``meld``) does, its event naming it (``verb``).
 
 Every move an effect makes goes through here, so each one emits its event,
 counts as a change for the sharing bonus (``_count_change``), records what
@@ -20,7 +20,12 @@ from . import zones
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
         "reveal": "revealed", "keep": "kept", "achieve": "achieved", "remove": "removed", "take": "taken",
         "transfer": "transferred", "make_available": "transferred", "exchange": "exchanged", "draw": "drawn",
-        "foreshadow": "foreshadowed", "promote": "promoted", "place": "placed"}
+        "place": "placed"}
+
+
+def past(verb: str) -> str:
+    """A verb's past participle: the language's own from PAST, a set's by the regular rule (safeguarded)."""
+    return PAST.get(verb) or (verb + "d" if verb.endswith("e") else verb + "ed")
 
 _PLAIN = {"score", "return", "junk", "remove", "achieve", "take", "make_available", "place"}   # one card to one place
 
@@ -36,7 +41,7 @@ class Moves:
     def _demand_stat(self, frame, verb: str, n: int):
         if frame is not None and frame["kind"] == "demand" and n:
             v = self.action_vars(frame)
-            key = f"{PAST[verb]}_by_demand"
+            key = f"{past(verb)}_by_demand"
             v[key] = v.get(key, 0) + n
 
     @staticmethod
@@ -61,9 +66,14 @@ class Moves:
         if verb == "meld":
             self._meld(p, cid)
             return
-        if verb == "promote":   # a meld (of a card from the forecast), marked as a promotion
-            self._meld(p, cid, promoted=True)
+        alias = self.cards.verb_aliases.get(verb)
+        if alias in ("meld", "tuck"):  # a set's verb that moves as a meld or a tuck ('promote'): its event says so
+            self._meld(p, cid, bottom=alias == "tuck", verb=verb, **{past(verb): True})    # promoted: true
+            if alias == "tuck":
+                st["turn"]["tucked"][p] += 1
             return
+        if alias is not None:
+            return self._put(p, cid, alias)
         zone = self.cards.zone_verbs.get(verb)
         if zone is not None:
             if not zones.has_room(self.cards, st, zone, p):
@@ -133,8 +143,9 @@ class Moves:
     def move(self, frame, cids: list, verb: str) -> list:
         p = frame["you"]
         moved = []
-        if verb in ("meld", "tuck"):
-            cids = self._onto_piles(frame, cids, verb, p)
+        base = self.cards.verb_aliases.get(verb, verb)     # a set's verb that moves as one of the language's
+        if base in ("meld", "tuck"):
+            cids = self._onto_piles(frame, cids, base, p)
         elif verb in self.cards.zone_verbs:
             cids = self._into_room(frame, cids, self.cards.zone_verbs[verb], p, verb)
         for cid in cids:

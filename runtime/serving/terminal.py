@@ -200,7 +200,7 @@ class Terminal:
              "transfer": "transfers", "reveal": "reveals", "keep": "keeps", "junk": "junks", "remove": "removes",
              "achieve": "achieves", "take": "takes", "dogma": "uses the dogma of", "execute": "executes"}
     ZONES = {"hand": "hand", "score": "score pile", "board": "board", "supply": "supply", "revealed": "revealed cards",
-             "achievements": "achievements", "junk": "junk", "forecast": "forecast"}
+             "achievements": "achievements", "junk": "junk"}     # a set's zones are named by their own names
 
     def note(self, events: list[dict], seat: int | None) -> None:
         names = [pl["name"] for pl in self.game.state["players"]]
@@ -215,13 +215,14 @@ class Terminal:
             elif t == "look":
                 seen = card_text(e["card"]) if not e["card"].get("hidden") else "it"
                 line = f"{who} looks at the top card of the {e.get('set')} {e.get('age')} deck: {seen}"
-            elif t == "foreshadow" and isinstance(e.get("card"), dict):
-                line = f"{who} foreshadows {card_text(e['card'])}"
-            elif t == "meld" and e.get("promoted") and isinstance(e.get("card"), dict):
-                line = f"{who} promotes {card_text(e['card'])} from their forecast"
+            elif e.get("zone") and t not in self.VERBS and isinstance(e.get("card"), dict):
+                line = f"{who} {t}s {card_text(e['card'])}"      # a set's verb into its zone ('foreshadows')
+            elif t in ("meld", "tuck") and e.get("verb") and isinstance(e.get("card"), dict):
+                # a set's verb that moves as a meld ('promotes ... from their forecast')
+                line = f"{who} {e['verb']}s {card_text(e['card'])}" + (f" from their {e['from']}" if e.get("from") else "")
             elif t == "dogma" and isinstance(e.get("card"), dict):
                 line = f"{who} uses the {'free dogma' if e.get('free') else 'dogma'} of {card_text(e['card'])}" \
-                       + (" (foreseen)" if e.get("foreseen") else "")
+                       + (f" ({e['mark']})" if e.get("mark") else "")
                 sharers = [names[q] for q, n in enumerate(e.get("counts", [])) if q != e["player"]
                            and n >= e["counts"][e["player"]]]
                 if sharers:

@@ -95,6 +95,11 @@ class Cards:
         self.zones = {z: dict(spec, set=n) for n in self.set_names
                       for z, spec in sorted(bundle["sets"][n].get("zones", {}).items())}
         self.zone_verbs = {spec["verb"]: z for z, spec in self.zones.items() if spec.get("verb")}
+        # the sets' verbs that move as one of the language's ('promote' as 'meld'), and the marks a free Dogma
+        # may carry ('foreseen'): the manifests' verbs and dogma_marks
+        self.verb_aliases = {v: spec["as"] for n in self.set_names
+                             for v, spec in sorted(bundle["sets"][n]["manifest"].get("verbs", {}).items())}
+        self.marks: list[str] = sorted({m for n in self.set_names for m in bundle["sets"][n]["manifest"].get("dogma_marks", [])})
         # the zones an action may take its card from besides its usual place: action -> zones
         self.action_zones: dict[str, list[str]] = {a: [z for z, spec in self.zones.items() if a in spec.get("actions", ())]
                                                    for a in ("meld", "achieve")}

@@ -453,7 +453,7 @@ const VERBS = {draw: "draws", meld: "melds", tuck: "tucks", score: "scores", ret
                reveal: "reveals", keep: "keeps", junk: "junks", remove: "removes", take: "takes", achieve: "achieves",
                dogma: "uses the dogma of", execute: "executes", splay: "splays", exchange: "exchanges"};
 const ZONES = {hand: "hand", score: "score pile", board: "board", supply: "supply", achievements: "achievements",
-               available: "available achievements", revealed: "revealed cards", junk: "junk", forecast: "forecast"};
+               available: "available achievements", revealed: "revealed cards", junk: "junk"};   // a set's zones: their names
 
 function pname(v, p) { return typeof p === "number" && v.players[p] ? v.players[p].name : ""; }
 
@@ -483,12 +483,16 @@ function logEntry(e, v) {
     li.classList.add("ev-echo");
     return li;
   }
-  if (t === "foreshadow") { li.append(`${who} foreshadows `, cardSpan(e.card)); return li; }
-  if (t === "meld" && e.promoted) { li.append(`${who} promotes `, cardSpan(e.card), " from their forecast"); return li; }
+  // a set's verbs come with its events: into its zone ("foreshadows"), or moving as a meld ("promotes")
+  if (e.zone && e.card && !(t in VERBS)) { li.append(`${who} ${t}s `, cardSpan(e.card)); return li; }
+  if ((t === "meld" || t === "tuck") && e.verb) {
+    li.append(`${who} ${e.verb}s `, cardSpan(e.card), e.from ? ` from their ${e.from}` : "");
+    return li;
+  }
   if (t === "action") return null;
   if (t === "dogma") {
     li.append(`${who} uses the ${e.free ? "free dogma" : "dogma"} of `, cardSpan(e.card));
-    if (e.foreseen) li.appendChild(el("span", "mark foreseen", " (foreseen)"));
+    if (e.mark) li.appendChild(el("span", `mark ${e.mark}`, ` (${e.mark})`));
     const icon = e.icon;
     const active = e.counts ? e.counts[e.player] : null;
     if (icon && e.counts) {
