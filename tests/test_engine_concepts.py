@@ -101,14 +101,16 @@ def test_two_sets_cannot_override_one_rule_differently(tmp_path, monkeypatch):
 
 # ---------------------------------------------------------------- decks of a set, and the base deck
 
-QUARRY = '''card "Quarry" {
+QUARRY_HEADER = '''card "Quarry" {
     set echoes
     age 1
     color red
     icons hex castle castle castle
     dogma castle
 }
+'''
 
+QUARRY = QUARRY_HEADER + '''
 effect {
     draw base [1] as first
     junk all cards from deck echoes [2]
@@ -208,14 +210,7 @@ def test_a_value_on_a_board_is_the_cards_value_only_while_it_is_on_a_board():
 def test_a_selection_by_value_sees_the_value_on_a_board():
     """'all cards of value 11 from your board' and 'a [8] from your hand' (FILTER_VALUE, FILTER_VALUES) read a
     board card's value on the board and its age elsewhere."""
-    script = '''card "Quarry" {
-    set echoes
-    age 1
-    color red
-    icons hex castle castle castle
-    dogma castle
-}
-
+    script = QUARRY_HEADER + '''
 effect {
     score all cards of value 11 from your board
     tuck all [8] or [9] cards from your hand

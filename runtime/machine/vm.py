@@ -449,30 +449,26 @@ def _op_transfer(engine, frame, chunk, ins, pc):
     stack.append(moved)
 
 
-def _op_draw(engine, frame, chunk, ins, pc):
+def _drawn(engine, frame, then: str, from_set=None) -> None:
+    """The draws: pop age, count; draw, do ``then`` to each card; push the cards drawn."""
     stack = frame["stack"]
     age = _num(stack[-1])
     count = _num(stack[-2])
     del stack[-2:]
-    stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]]))
+    stack.append(engine.draw_effect(frame, count, age, then, from_set))
+
+
+def _op_draw(engine, frame, chunk, ins, pc):
+    _drawn(engine, frame, ENUM["draw"][ins[1]])
 
 
 def _op_draw_named(engine, frame, chunk, ins, pc):
-    stack = frame["stack"]
     consts = chunk["consts"]
-    age = _num(stack[-1])
-    count = _num(stack[-2])
-    del stack[-2:]
-    stack.append(engine.draw_effect(frame, count, age, consts[ins[1]], consts[ins[2]]))
+    _drawn(engine, frame, consts[ins[1]], consts[ins[2]])
 
 
 def _op_draw_set(engine, frame, chunk, ins, pc):
-    stack = frame["stack"]
-    consts = chunk["consts"]
-    age = _num(stack[-1])
-    count = _num(stack[-2])
-    del stack[-2:]
-    stack.append(engine.draw_effect(frame, count, age, ENUM["draw"][ins[1]], consts[ins[2]]))
+    _drawn(engine, frame, ENUM["draw"][ins[1]], chunk["consts"][ins[2]])
 
 
 def _op_zone_set(engine, frame, chunk, ins, pc):
