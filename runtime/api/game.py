@@ -170,6 +170,13 @@ class Game:
             self._since += events
         return events
 
+    def apply_as_seen(self, answer, player: int) -> list[dict]:
+        """Answer for `player` in the terms of that player's view, from someone who may send anything (a
+        frontend, a protocol client): checked against the decision as that player was shown it, hidden cards
+        by their handles only, and refused with IllegalAnswer worded from what that player may see
+        (views.answer_as_seen); nothing changes on a refusal."""
+        return self.apply(views.answer_as_seen(self._engine.cards, self._engine.state, player, answer), player)
+
     def undo_record(self) -> tuple[str | None, list]:
         """What a store keeps to undo the last action: the state before it as JSON text (None: nothing
         to undo) and the events since. Made once per action, when asked."""
