@@ -30,7 +30,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "global_zone": ("junk", "available", "available_special", "junk_special", "revealed_all"),
     "position": ("top", "bottom"),
     "verb": ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take",
-             "foreshadow", "promote", "make_available", "place"),
+             "foreshadow", "promote", "make_available", "place"),   # ZONE_VERBS below fill a set's zone
     "draw": ("draw", "meld", "score", "tuck", "reveal", "junk", "achieve", "foreshadow"),
     "select": ("count", "all", "all_but", "half_down", "half_up", "each_color", "all_or_none"),
     "order": ("any", "highest", "lowest"),
@@ -40,6 +40,10 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "extreme": ("most", "least"),
     "execute": ("execute", "self-execute", "super-execute", "fully-execute"),
 }
+
+# The verbs that put a card into a set's per-player zone (a set manifest's zone names one); the engine moves
+# cards by every other verb itself, so a zone may not take one of those.
+ZONE_VERBS = ("foreshadow",)
 
 
 @dataclass(frozen=True)

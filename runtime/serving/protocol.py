@@ -405,7 +405,9 @@ class Hub:
                 return entry
         row = self.store.load(gid)   # not cached, or another server moved it on
         try:
-            game = Game.load(row["state"], bundle=self.bundle(row["edition"], row["state"].get("sets", ())))
+            # a stored game was checked when it came in (create, load): not played on again here
+            game = Game.load(row["state"], bundle=self.bundle(row["edition"], row["state"].get("sets", ())),
+                             try_play=False)
         except BadSave as err:
             raise BadSave(f"the stored game cannot be loaded: {err}") from None
         game.set_undo_record(row["undo"], row["since"])
