@@ -347,9 +347,9 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label} is in the table twice")
         names.add(card["name"])
         own = card.get("set", "base")
-        if own != "base" and own not in sets:
+        if own not in sets and own not in m.get("sets", ["base"]):   # the edition's own card sets, or a set in play
             fail(f"{label} belongs to a set not in play ({str(own)[:40]!r})")
-        if own != "base" and card.get("age") not in sets[own]["manifest"]["ages"]:
+        if own in sets and card.get("age") not in sets[own]["manifest"]["ages"]:
             fail(f"{label}: age {card.get('age')!r} is not an age of its set {own!r}")
         if card.get("age") not in ages or card.get("color") not in m.get("colors", []):
             fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")

@@ -858,9 +858,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let 'create' name the seed that deals the game (tests only: whoever knows a game's seed knows "
                         "every hand; by default each game is dealt from a seed of the server's own that no one sees)")
     c.add_argument("--quota", action="append", metavar="NAME=N",
-                   help="a quota per connection or address, 0 for none; repeatable: messages_per_second (20), "
-                        "address_messages_per_second (60), games_per_minute (6), spectators_per_game (200), "
-                        "connections_per_address (32) (WebSocket only)")
+                   help="a quota per connection or address, 0 for none; repeatable (WebSocket only; the defaults: "
+                        "messages_per_second=20, address_messages_per_second=60, games_per_minute=6, "
+                        "spectators_per_game=200, connections_per_address=32)")
     c.add_argument("--no-quotas", action="store_true", help="no quotas at all (benchmarks, a server for one person)")
     c.add_argument("--expire-days", type=_float_in(0), default=30, metavar="DAYS",
                    help="delete games nobody has moved for this many days (default: 30; 0: never)")

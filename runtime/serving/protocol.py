@@ -17,11 +17,20 @@ kept, in the store beside the game, and they are compared in constant time.
 A seat's token is needed to see that seat's hidden cards and to answer or undo
 for it, the owner's token to save; without one a connection is a spectator.
 
+An answer is checked against the decision as the seat was shown it, hidden
+cards by their handles only (runtime/api/views.py, ``answer_as_seen``), so no
+refusal says more than the seat's view.  A game is dealt from a seed of the
+operating system's generator, never sent to anyone (``allow_seeds``: tests).
+
 The Hub may be called from several threads (the WebSocket server runs each
 message off its event loop): each game has its own lock, the card sandbox runs
-in a child process (runtime/serving/sandbox.py) and takes no lock, and the games kept
-in memory are the most recently used ones, the others reloaded from the store
-on demand.
+in a child process (runtime/serving/sandbox.py) and the card check in a small
+pool of worker processes (runtime/serving/workers.py), each on a budget and
+taking no lock, and the games kept in memory are the most recently used ones,
+the others reloaded from the store on demand.  What one client may ask is
+metered (runtime/serving/quotas.py); one update per seat is made for an
+answer, shared by every spectator; abandoned games expire and the database
+has a size limit (``STORAGE``).
 """
 from __future__ import annotations
 
@@ -568,8 +577,9 @@ class Hub:
         if names is not None and len(names) != players:
             raise ProtocolError("bad_message", f"names: give one name per player ({players}), not {len(names)}")
         try:
-            game = Game.new(players=players, seed=msg["seed"] if "seed" in msg else new_seed(), names=names, bundle=bundle,
-                            secret=secrets.token_hex(16), options=msg.get("options"))
+            seed = msg["seed"] if "seed" in msg else new_seed()
+            game = Game.new(players=players, seed=seed, names=names, bundle=bundle, secret=secrets.token_hex(16),
+                            options=msg.get("options"))
         except ValueError as err:   # OptionsError among them: the message names the option
             raise ProtocolError("bad_message", str(err)) from None
         return self._new_game(conn, msg, game, bundle["edition"], bots)
