@@ -85,9 +85,13 @@ def main(argv=None) -> int:
                 json.dump({"unavailable": reason}, f, indent=2)
         return 2
     port = free_port()
+    # a server that deals from its own seeds and meters clients takes the seeds (the same deals as before) and
+    # lifts its quotas (50 to 200 clients from this one address) when told; an older one has neither option
+    usage = subprocess.run([sys.executable, "-m", "innoscript", "serve", "--help"], capture_output=True, text=True).stdout
+    extra = [o for o in ("--allow-seeds", "--no-quotas") if o in usage]
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen([sys.executable, "-m", "innoscript", "serve", "--port", str(port),
-                                 "--db", os.path.join(tmp, "games.sqlite")], stderr=subprocess.DEVNULL)
+                                 "--db", os.path.join(tmp, "games.sqlite"), *extra], stderr=subprocess.DEVNULL)
         try:
             wait_for_port(port)
             lat, n, wall = asyncio.run(_run(f"ws://127.0.0.1:{port}", args.clients, args.answers, args.edition,

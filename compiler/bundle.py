@@ -14,6 +14,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -353,6 +354,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
     if not isinstance(sets, dict) or not all(isinstance(v, dict) and isinstance(v.get("manifest"), dict)
                                              for v in sets.values()):
         fail("sets is an object of sets, each with its manifest")
+    _check_set_manifests(bundle, sets, fail)
     words = cell_words(m, [v["manifest"] for v in sets.values()]) if isinstance(m.get("icons"), list) else set()
     ages = set(m.get("ages", [])) | {a for v in sets.values() for a in v["manifest"].get("ages", [])}
     names = set()
@@ -363,6 +365,11 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         if card["name"] in names:
             fail(f"{label} is in the table twice")
         names.add(card["name"])
+        own = card.get("set", "base")
+        if own not in sets and own not in m.get("sets", ["base"]):   # the edition's own card sets, or a set in play
+            fail(f"{label} belongs to a set not in play ({str(own)[:40]!r})")
+        if own in sets and card.get("age") not in sets[own]["manifest"]["ages"]:
+            fail(f"{label}: age {card.get('age')!r} is not an age of its set {own!r}")
         if card.get("age") not in ages or card.get("color") not in m.get("colors", []):
             fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")
         icons = card.get("icons")
@@ -390,7 +397,12 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         if not isinstance(sa, dict) or not isinstance(sa.get("name"), str) or sa["name"] in seen:
             fail("a special achievement is an object with a name of its own")
         seen.add(sa["name"])
+        if sa.get("set") is not None and sa["set"] not in sets:
+            fail(f"special achievement {sa['name'][:40]!r} belongs to a set not in play ({str(sa['set'])[:40]!r})")
+        if sa.get("claimed_by") is not None and sa["claimed_by"] not in names:
+            fail(f"special achievement {sa['name'][:40]!r}: claimed_by names no card of the game")
         _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
+    zone_names, zone_verbs = set(), set()
     for name, gs in sorted(sets.items()):
         for key in ("draw_rule", "score"):
             if gs.get(key) is not None:
@@ -401,6 +413,18 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         for z, spec in zones.items():
             if not isinstance(spec, dict):
                 fail(f"set {name!r} zone {z[:40]!r} is an object")
+            if not z.isidentifier() or z in O.ENUMS["zone"] or z in O.ENUMS["global_zone"] or z in zone_names:
+                fail(f"set {name!r} zone {z[:40]!r}: a zone is named by a word of its own, not a base zone's "
+                     "nor another set's")
+            zone_names.add(z)
+            if spec.get("visibility") not in ("owner", "all") or spec.get("size", "public") not in ("public", "owner"):
+                fail(f"set {name!r} zone {z[:40]!r}: visibility is owner or all, size public or owner")
+            verb = spec.get("verb")
+            if verb is not None and (not isinstance(verb, str) or not re.fullmatch(r"[a-z][a-z_]{0,39}", verb)
+                                     or verb in O.ENUMS["verb"] or verb in O.ENUMS["draw"] or verb in zone_verbs):
+                fail(f"set {name!r} zone {z[:40]!r}: verb {str(verb)[:40]!r} is a word of its own that fills the "
+                     "zone, not one of the language's verbs nor another zone's")
+            zone_verbs.add(verb)
             if spec.get("limit") is not None:
                 _check_chunk(spec["limit"], f"set {name!r} zone {z[:40]!r} limit", fail, condition=True)
         hooks = gs.get("hooks", [])
@@ -415,6 +439,48 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             _check_chunk(h.get("chunk"), f"set {name!r} hook {h['point']}", fail, condition=False)
             if h["chunk"]["kind"] != "hook":
                 fail(f"set {name!r} hook {h['point']}: a chunk of kind {h['chunk']['kind']!r} here")
+    # last, once every part is known good: each set word the code names is one the sets in play declare
+    words = _set_words(sets)
+    for card in cards:
+        for e, chunk in enumerate(card["effects"]):
+            _check_named(chunk, f"card {card['name'][:40]!r} effect {e + 1}", fail, words)
+    for name, gs in sorted(sets.items()):
+        for h in gs.get("hooks", []):
+            _check_named(h["chunk"], f"set {name!r} hook {h['point']}", fail, words)
+
+
+def _check_set_manifests(bundle: dict, sets: dict, fail) -> None:
+    """Each set's manifest as the engine reads it: its schema (schemas/set.schema.json), named by its place in
+    the bundle and made for the bundle's edition, its ages among the edition's, the icons it adds counting as
+    icons of the game, its rules' values those the edition's rules may take."""
+    m = bundle["manifest"]
+    if not _SET_VALIDATOR:
+        _SET_VALIDATOR.append(jsonschema.Draft202012Validator(schema("set.schema.json")))
+    rule_values = schema("edition.schema.json")["properties"]["rules"]["properties"]
+    for name, gs in sorted(sets.items()):
+        sm = gs["manifest"]
+        err = jsonschema.exceptions.best_match(_SET_VALIDATOR[0].iter_errors(sm))
+        if err is not None:
+            where = "/".join(map(str, err.absolute_path)) or "(top)"
+            fail(f"set {name[:40]!r} manifest: {where}: {err.message[:160]}")
+        if sm["set"] != name:
+            fail(f"set {name[:40]!r}: its manifest names another set ({sm['set'][:40]!r})")
+        if sm["edition"] != bundle.get("edition"):
+            fail(f"set {name[:40]!r} is for edition {sm['edition'][:20]!r}, not the bundle's")
+        if not set(sm["ages"]) <= set(m.get("ages", [])):
+            fail(f"set {name[:40]!r}: ages {sm['ages'][:12]} are not all ages of the edition")
+        icons = set(m.get("icons", [])) | {m.get("hex")}
+        for icon, spec in sm.get("icons", {}).items():
+            if spec.get("counts_as", m.get("hex")) not in icons:
+                fail(f"set {name[:40]!r}: icon {icon[:40]!r} counts as {str(spec.get('counts_as'))[:40]!r}, "
+                     "no icon of the edition")
+        for rule, value in sm.get("rules", {}).items():
+            allowed = rule_values.get(rule, {}).get("enum")
+            if allowed is not None and value not in allowed:
+                fail(f"set {name[:40]!r}: rules/{rule[:40]} is {str(value)[:40]!r}, not one of {allowed}")
+
+
+_SET_VALIDATOR: list = []
 
 
 def _check_chunk(chunk, label, fail, condition: bool) -> None:
@@ -426,6 +492,34 @@ def _check_chunk(chunk, label, fail, condition: bool) -> None:
         fail(f"{label}: a chunk of kind {chunk['kind']!r} here")
     if chunk.get("max_stack") != depth:
         fail(f"{label}: max_stack {chunk.get('max_stack')!r} is not the verified depth {depth}")
+
+
+def _set_words(sets: dict) -> dict:
+    """The names a game's chunks may use that its sets declare: the verbs (a zone's, or one moving as one of
+    the language's), the Dogma marks and the decks (a set in play, or base)."""
+    out = {"verb": set(), "mark": set(), "deck": {"base"} | set(sets)}
+    for gs in sets.values():
+        sm = gs["manifest"]
+        out["verb"] |= {spec.get("verb") for spec in (gs.get("zones") or {}).values() if isinstance(spec, dict)}
+        out["verb"] |= set(sm.get("verbs") or {})
+        out["mark"] |= set(sm.get("dogma_marks") or [])
+    out["verb"].discard(None)
+    return out
+
+
+_NAMED = {O.MOVE_NAMED: "verb", O.DRAW_NAMED: "verb", O.DOGMA: "mark", O.DECK_SET: "deck"}
+
+
+def _check_named(chunk, label, fail, names: dict) -> None:
+    """Every set word an instruction names is one the sets in play declare (a verb no zone takes would stop
+    the game at its first use)."""
+    consts = chunk["consts"]
+    for ins in chunk["code"]:
+        kind = _NAMED.get(ins[0])
+        if kind is not None:
+            word = consts[ins[1]]
+            if not (word is None and kind == "mark") and word not in names[kind]:
+                fail(f"{label}: {kind} {str(word)[:40]!r} is not one the sets in play declare")
 
 
 _VERIFIED_TEXTS: set[bytes] = set()   # digests of cache files this process has checked

@@ -631,11 +631,18 @@ def cmd_lsp(args) -> int:
 
 
 def cmd_serve(args) -> int:
+    from innoscript.runtime.serving import quotas as Q
     from innoscript.runtime.serving.server import serve_stdio, serve_websocket
+    try:
+        quotas = Q.parse(args.quota, off=args.no_quotas)
+    except ValueError as err:
+        raise Misuse(f"--quota: {err}") from None
+    storage = {"expire_seconds": round(args.expire_days * 86400), "max_db_bytes": args.max_db_mb << 20}
     if args.stdio:
-        serve_stdio(args.db)
+        serve_stdio(args.db, allow_seeds=args.allow_seeds, storage=storage)
     else:
-        serve_websocket(args.host, args.port, args.db, web=args.web, allow_origins=args.allow_origin)
+        serve_websocket(args.host, args.port, args.db, web=args.web, allow_origins=args.allow_origin,
+                        allow_seeds=args.allow_seeds, quotas=quotas, storage=storage)
     return 0
 
 
@@ -676,6 +683,19 @@ def _int_in(lo: int, hi: int | None = None):
             raise argparse.ArgumentTypeError(f"{n} is out of range ({lo} to {hi})" if hi is not None
                                              else f"{n} is less than {lo}")
         return n
+    parse.__name__ = "number"
+    return parse
+
+
+def _float_in(lo: float):
+    def parse(text: str) -> float:
+        try:
+            x = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not lo <= x <= 10 ** 6:   # also refuses nan and inf
+            raise argparse.ArgumentTypeError(f"{text} is out of range ({lo} to 1000000)")
+        return x
     parse.__name__ = "number"
     return parse
 
@@ -834,6 +854,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a web page origin (e.g. https://example.org) that may also open the WebSocket; repeatable "
                         "(default: only the web app's own origin)")
     c.add_argument("--db", metavar="FILE", help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite)")
+    c.add_argument("--allow-seeds", action="store_true",
+                   help="let 'create' name the seed that deals the game (tests only: whoever knows a game's seed knows "
+                        "every hand; by default each game is dealt from a seed of the server's own that no one sees)")
+    c.add_argument("--quota", action="append", metavar="NAME=N",
+                   help="a quota per connection or address, 0 for none; repeatable (WebSocket only; the defaults: "
+                        "messages_per_second=20, address_messages_per_second=60, games_per_minute=6, "
+                        "spectators_per_game=200, connections_per_address=32)")
+    c.add_argument("--no-quotas", action="store_true", help="no quotas at all (benchmarks, a server for one person)")
+    c.add_argument("--expire-days", type=_float_in(0), default=30, metavar="DAYS",
+                   help="delete games nobody has moved for this many days (default: 30; 0: never)")
+    c.add_argument("--max-db-mb", type=_int_in(0), default=1024, metavar="MB",
+                   help="store no new game while the games take more than this (default: 1024; 0: no limit)")
     c.set_defaults(func=cmd_serve)
 
     c = _sub(sub, "lsp", "run the language server on standard input/output (for editors)", [

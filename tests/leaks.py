@@ -22,7 +22,8 @@ def leaks(obj, names, ids):
 
 def hidden_from(state, viewer):
     """Card ids the viewer may not identify now: the others' hands, score piles and set zones, the achievements,
-    the supply piles (the base game's and the sets') and the available standard achievements."""
+    the supply piles (the base game's and the sets') and the available standard achievements; not a card
+    revealed (it stays where it is while everyone sees it)."""
     out = set()
     for p, pl in enumerate(state["players"]):
         if p != viewer:
@@ -32,7 +33,7 @@ def hidden_from(state, viewer):
     for pile in piles:
         out |= set(pile)
     out |= set(state["available"]["standard"])
-    return out
+    return out - {c for pl in state["players"] for c in pl["revealed"]}   # a revealed card is shown to everyone
 
 
 def check_seat(game, events, viewer, before):
@@ -41,11 +42,52 @@ def check_seat(game, events, viewer, before):
     or looked at by that viewer, transferred to a board). Returns the ids hidden from the viewer now."""
     ids = hidden_from(game.state, viewer)
     assert not leaks(game.view(viewer), [game.cards.name[c] for c in ids], ids), f"view of {viewer}"
-    shown = {e["card"] for e in events if isinstance(e.get("card"), int) and
-             (e["type"] in ("meld", "tuck", "reveal", "dogma", "effect", "execute")
-              or (e["type"] in ("draw", "look") and e.get("player") == viewer)
-              or (e["type"] == "transfer" and e.get("zone") == "board"))}
+    shown = shown_by(events, viewer)
     ev_ids = (ids & before) - shown
     assert not leaks(game.events_for(events, viewer), [game.cards.name[c] for c in ev_ids], ev_ids), \
         f"events of {viewer}"
     return ids
+
+
+def shown_by(events, viewer):
+    """Card ids these (engine) events showed the viewer on the way: melded, tucked, revealed, used for a dogma,
+    drawn or looked at by that viewer, transferred to a board."""
+    return {e["card"] for e in events if isinstance(e.get("card"), int) and
+            (e["type"] in ("meld", "tuck", "reveal", "dogma", "effect", "execute")
+             or (e["type"] in ("draw", "look") and e.get("player") == viewer)
+             or (e["type"] == "transfer" and e.get("zone") == "board"))}
+
+
+def refs_in(value) -> set:
+    """Every card handle anywhere in a message."""
+    out, stack = set(), [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if isinstance(v.get("ref"), str):
+                out.add(v["ref"])
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return out
+
+
+def ints_in(value) -> set:
+    """Every whole number in a message's text (its numbers, and the digits inside its strings)."""
+    import re
+    return {int(x) for x in re.findall(r"-?\d+", json.dumps(value))}
+
+
+def numbers_named(message: str, hidden: set, allowed: set) -> set:
+    """The hidden card ids a refusal's text names beyond the numbers it may name (what was sent, the decision's
+    own id, player and counts as the seat was shown them)."""
+    import re
+    return {int(x) for x in re.findall(r"\d+", message)} & hidden - allowed
+
+
+def announced(state) -> set:
+    """The cards whose effects are running: everyone saw the dogma action or the execution that runs them, so a
+    decision may name its source even when the card has since gone somewhere hidden (scored by its own effect)."""
+    d = state.get("dogma") or {}
+    out = {d["card"]} if isinstance(d.get("card"), int) else set()
+    return out | {f["card"] for f in d.get("stack", []) if isinstance(f.get("card"), int)}

@@ -112,7 +112,7 @@ def test_heuristic_never_repeats_a_shared_dogma_in_a_turn():
 def test_the_server_plays_the_search_bot_within_its_time_limit():
     from innoscript.runtime.serving.protocol import Hub
     from innoscript.runtime.serving.store import Store
-    hub = Hub(Store(":memory:"))
+    hub = Hub(Store(":memory:"), allow_seeds=True)
     [(_, created)] = hub.handle("c", json.dumps({"type": "create", "players": 2, "seed": 3, "bots": [None, "search"]}))
     assert created["type"] == "created", created
     gid, token = created["game"], created["seats"][0]

@@ -14,7 +14,8 @@ from protocol_client import answer_for, check, free_port, wait_for_port
 
 class Stdio:
     def __init__(self, db):
-        self.p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--stdio", "--db", str(db)],
+        self.p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--stdio", "--allow-seeds", "--db",
+                                   str(db)],
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 
     def ask(self, msg, replies=1):
@@ -130,7 +131,8 @@ def test_views_hide_opponents_cards(tmp_path):
 class WsServer:
     def __init__(self, db, port):
         self.port = port
-        self.p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--port", str(port), "--db", str(db)],
+        self.p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--port", str(port),
+                                   "--allow-seeds", "--no-quotas", "--db", str(db)],
                                   stderr=subprocess.PIPE, text=True)
         wait_for_port(port)
 

@@ -53,7 +53,7 @@ class Recorder:
 def world(tmp_path_factory):
     """A hub with a game of seat-holders (mutated by them) and two bystanders' games (must not change)."""
     db = tmp_path_factory.mktemp("fuzz") / "g.sqlite"
-    hub = Hub(Store(db))
+    hub = Hub(Store(db), allow_seeds=True)
     rec = Recorder(hub)
     own = json.loads(json.dumps(rec.send("p", json.dumps({"type": "create", "players": 2, "seed": 3}))[0][1]))
     others = [rec.send("p", json.dumps({"type": "create", "players": n, "seed": n, "bots": [None] + ["random"] * (n - 1)}))[0][1]

@@ -21,7 +21,7 @@ SQUARING = HEADER.format(name="Squarer") + "effect (n = 2) {\n    repeat with n 
 @pytest.fixture
 def server(tmp_path):
     port = free_port()
-    p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--port", str(port),
+    p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--port", str(port), "--allow-seeds",
                           "--db", str(tmp_path / "g.sqlite")], stderr=subprocess.DEVNULL)
     wait_for_port(port)
     yield f"ws://127.0.0.1:{port}"
@@ -96,7 +96,7 @@ def test_the_trials_own_cpu_limit_is_set_in_the_child(tmp_path):
 def test_a_trial_beyond_the_concurrent_ones_is_busy_at_once(tmp_path):
     from innoscript.runtime.serving.protocol import Hub
     from innoscript.runtime.serving.store import Store
-    hub = Hub(Store(tmp_path / "g.sqlite"), sandbox_limits={"concurrent": 1})
+    hub = Hub(Store(tmp_path / "g.sqlite"), allow_seeds=True, sandbox_limits={"concurrent": 1})
     assert hub.trials.acquire(blocking=False)   # the one place is taken
     start = time.monotonic()
     reply = hub.handle("c", json.dumps({"type": "sandbox", "source": LOOPING}))[0][1]

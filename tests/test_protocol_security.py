@@ -50,7 +50,7 @@ def faces(value):
 
 @pytest.fixture
 def table(tmp_path):
-    hub = Hub(Store(tmp_path / "g.sqlite"))
+    hub = Hub(Store(tmp_path / "g.sqlite"), allow_seeds=True)
     hub.clients = {}
     for name in ("host", "alice", "bob", "eve"):
         hub.clients[name] = Client(hub, name)
@@ -163,7 +163,7 @@ def test_tokens_are_secret_and_only_the_owner_saves(table):
 
 
 def test_list_is_paginated_public_facts(tmp_path):
-    hub = Hub(Store(tmp_path / "g.sqlite"))
+    hub = Hub(Store(tmp_path / "g.sqlite"), allow_seeds=True)
     ids = [hub.handle("c", json.dumps({"type": "create", "seed": i}))[0][1]["game"] for i in range(5)]
     seen, offset = [], 0
     while offset is not None:
@@ -227,3 +227,43 @@ def test_listening_beyond_this_machine_warns(tmp_path):
     finally:
         p.kill()
         p.wait()
+
+
+def test_a_served_game_is_dealt_from_a_seed_no_seat_can_learn(tmp_path):
+    """Without --allow-seeds a client cannot choose the deal, no reply carries the seed (only the owner's save
+    does), and the deal is none that the seeds a client could have sent, or tried, would make."""
+    from innoscript.runtime import Game
+    hub = Hub(Store(tmp_path / "g.sqlite"))
+    assert hub.handle("c", json.dumps({"type": "hello"}))[0][1]["seeds"] is False
+    refused = hub.handle("c", json.dumps({"type": "create", "players": 2, "seed": 1}))[0][1]
+    assert refused["code"] == "bad_message" and "--allow-seeds" in refused["message"]
+    assert hub.store.list()[1] == 0                                   # nothing stored
+    replies, seeds, deals = [], [], []
+    for _ in range(2):
+        created = hub.handle("c", json.dumps({"type": "create", "players": 2, "bots": [None, "random"]}))[0][1]
+        gid, tokens = created["game"], created["seats"]
+        replies.append(created)
+        for player in (None, 0):
+            for kind in ("join", "view"):
+                replies += [m for _, m in hub.handle("c", json.dumps({"type": kind, "game": gid, "player": player,
+                                                                      **({"token": tokens[0]} if player == 0 else {})}))]
+        d = replies[-1]["view"]["decision"]
+        replies += [m for _, m in hub.handle("c", json.dumps({"type": "answer", "game": gid, "player": 0,
+                                                              "token": tokens[0], "decision": d["id"],
+                                                              "answer": d["options"][0]["id"]}))]
+        replies += [m for _, m in hub.handle("c", json.dumps({"type": "list"}))]
+        state = hub.store.load(gid)["state"]
+        seeds.append(state["seed"])
+        deals.append(state["supply"])
+        saved = hub.handle("c", json.dumps({"type": "save", "game": gid, "token": created["owner"]}))[0][1]
+        assert saved["data"]["seed"] == state["seed"]                   # the owner's save holds it
+    assert seeds[0] != seeds[1] and all(s > 2 ** 32 for s in seeds)   # 53 random bits (both small: 2^-41)
+    text = json.dumps(replies)
+    assert not any(str(s) in text for s in seeds), "a seed was sent to a seat"
+    bundle = hub.bundle("3e")
+    tried = {json.dumps(Game.new(players=2, seed=s, bundle=bundle).state["supply"]) for s in range(200)}
+    assert not tried & {json.dumps(d) for d in deals}, "a deal that a seed a client could try makes"
+    hub = Hub(Store(tmp_path / "t.sqlite"), allow_seeds=True)        # a server for tests takes the seed
+    assert hub.handle("c", json.dumps({"type": "hello"}))[0][1]["seeds"] is True
+    gid = hub.handle("c", json.dumps({"type": "create", "players": 2, "seed": 1}))[0][1]["game"]
+    assert hub.store.load(gid)["state"]["supply"] == Game.new(players=2, seed=1, bundle=bundle).state["supply"]

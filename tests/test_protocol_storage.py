@@ -27,7 +27,7 @@ def step(hub, gid, tokens, rng, prefer=None):
 
 
 def test_versions_increase_on_every_write_and_undo_is_a_new_write(tmp_path):
-    hub = Hub(Store(tmp_path / "g.sqlite"))
+    hub = Hub(Store(tmp_path / "g.sqlite"), allow_seeds=True)
     created = ask(hub, {"type": "create", "players": 2, "seed": 21, "bots": [None, "random"]})
     gid, tokens = created["game"], created["seats"]
     rng = random.Random(1)
@@ -63,7 +63,7 @@ def test_versions_increase_on_every_write_and_undo_is_a_new_write(tmp_path):
 
 
 def test_a_finished_game_stays_finished(tmp_path):
-    hub = Hub(Store(tmp_path / "g.sqlite"))
+    hub = Hub(Store(tmp_path / "g.sqlite"), allow_seeds=True)
     created = ask(hub, {"type": "create", "players": 2, "seed": 8, "bots": [None, "random"]})
     gid, tokens = created["game"], created["seats"]
     rng = random.Random(8)
@@ -85,7 +85,7 @@ def test_a_finished_game_stays_finished(tmp_path):
 
 
 def test_idle_games_leave_memory_and_come_back_from_the_store(tmp_path):
-    hub = Hub(Store(tmp_path / "g.sqlite"), max_games=3)
+    hub = Hub(Store(tmp_path / "g.sqlite"), allow_seeds=True, max_games=3)
     made = [ask(hub, {"type": "create", "players": 2, "seed": i}) for i in range(6)]
     assert len(hub.games) == 3 and list(hub.games) == [m["game"] for m in made[3:]]
     loaded = hub.loaded
@@ -93,7 +93,7 @@ def test_idle_games_leave_memory_and_come_back_from_the_store(tmp_path):
     r = step(hub, made[0]["game"], made[0]["seats"], rng)   # evicted long ago: read back, played, stored
     assert r["type"] == "update" and hub.loaded == loaded + 1
     assert len(hub.games) == 3 and made[0]["game"] in hub.games
-    fresh = Hub(Store(tmp_path / "g.sqlite"))
+    fresh = Hub(Store(tmp_path / "g.sqlite"), allow_seeds=True)
     assert fresh.get(made[0]["game"])["game"].state == hub.get(made[0]["game"])["game"].state
 
 
@@ -148,7 +148,7 @@ def test_two_servers_racing_on_one_database_lose_no_acknowledged_answer(tmp_path
         assert stored == 1 + len(acks), (stored, len(acks), refusals)
         print(f"race: {len(acks)} acknowledged writes, refused {refusals}")
         # a third server (in this process) plays it to the end; then neither of the others may move it
-        third, rng = Hub(Store(db)), random.Random(3)
+        third, rng = Hub(Store(db), allow_seeds=True), random.Random(3)
         for _ in range(5000):
             if ask(third, {"type": "view", "game": gid})["view"]["phase"] == "over":
                 break

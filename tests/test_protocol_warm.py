@@ -12,7 +12,7 @@ def test_no_answer_parses_a_card(tmp_path, monkeypatch):
     import innoscript.compiler.bundle as B
     from innoscript.runtime.api import faces
     faces._CARD_CATALOGS.clear()   # as in a fresh server process
-    hub = Hub(Store(tmp_path / "g.sqlite"))
+    hub = Hub(Store(tmp_path / "g.sqlite"), allow_seeds=True)
     hub.bundle("3e")
     parsed = []
     monkeypatch.setattr(B, "parse_card", lambda *a, **k: parsed.append(a[1]))

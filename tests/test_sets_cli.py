@@ -107,3 +107,27 @@ def test_diff_compares_a_set_card_between_editions_echo_effect_included(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["status"] == "changed" and d["effects"][0]["kind"] == "echo"
     assert d["effects"][0]["old"].startswith("Tuck a red card") and "echo effect 1 changed" in d["summary"]
+
+
+def test_a_set_or_an_edition_that_inherits_itself_is_an_error(tmp_path, monkeypatch, capsys):
+    """A folder whose manifest names itself (or a loop of two) as what it inherits: a one-line error, no
+    RecursionError."""
+    from innoscript.core.diagnostics import CompileError
+    from innoscript.core.editions import load_edition
+    root = _tiny_set(tmp_path / "own")
+    loop = root / "sets" / "loop"
+    for edition, parent in (("3e", "3e"), ("4e", "1e"), ("1e", "4e")):
+        (loop / edition).mkdir(parents=True)
+        (loop / edition / "set.json").write_text(json.dumps({"set": "loop", "edition": edition, "label": "Loop",
+                                                              "ages": [1], "cards_expected": 0, "inherit": parent}))
+    (root / "selfish").mkdir()
+    (root / "selfish" / "edition.json").write_text(json.dumps({"inherit": "selfish", "label": "Selfish"}))
+    monkeypatch.setenv("INNOSCRIPT_CARDS", str(root))
+    for edition, chain in (("3e", "3e -> 3e"), ("4e", "4e -> 1e -> 4e")):
+        with pytest.raises(CompileError, match=f"set 'loop' inherits itself: {chain}"):
+            load_edition(edition, sets=["loop"])
+    with pytest.raises(CompileError, match="edition 'selfish' inherits itself"):
+        load_edition("selfish")
+    assert cli.main(["compile", "--edition", "3e", "--sets", "loop"]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "inherits itself" in err[0] and not any("Traceback" in x or "RecursionError" in x for x in err)

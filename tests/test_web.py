@@ -36,7 +36,8 @@ def server(tmp_path_factory):
     assert r.returncode == 0, f"cannot get Chromium for the browser tests: {r.stderr}"
     port = free_port()
     db = tmp_path_factory.mktemp("web") / "games.sqlite"
-    proc = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--web", "--port", str(port), "--db", str(db)],
+    proc = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--web", "--allow-seeds", "--port", str(port),
+                             "--db", str(db)],
                             stderr=subprocess.PIPE, text=True)
     wait_for_port(port)
     yield f"http://127.0.0.1:{port}/"
@@ -419,3 +420,28 @@ def test_the_card_editor_writes_a_set_card_with_its_set(server, browser):
     assert "Tuck a red card from your hand." in pg.inner_text("#editor-card .inno-echo-box")
     assert pg.inner_text("#editor-card .inno-bonus .inno-bonus-value") == "1"
     assert not errors
+
+
+def test_the_page_sends_no_seed_to_a_server_that_deals_its_own(browser, tmp_path):
+    """On a server without --allow-seeds the page offers no seed and its 'create' names none."""
+    import json
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--web", "--port", str(port),
+                             "--db", str(tmp_path / "g.sqlite")], stderr=subprocess.DEVNULL)
+    try:
+        wait_for_port(port)
+        pg = browser.new_page(viewport={"width": 1400, "height": 900})
+        sent = []
+        pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+        pg.goto(f"http://127.0.0.1:{port}/")
+        pg.wait_for_selector("text=connected")
+        pg.wait_for_function("() => document.querySelector('#edition option') !== null")   # hello answered
+        assert pg.is_hidden("#seed-field")
+        pg.select_option("#seat-1", "random")
+        pg.click("#start")
+        pg.wait_for_selector("#decision .option")
+        creates = [json.loads(f) for f in sent if '"create"' in f]
+        assert creates and all("seed" not in m for m in creates), creates
+    finally:
+        proc.kill()
+        proc.wait()

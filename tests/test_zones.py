@@ -225,7 +225,7 @@ def test_no_other_seat_ever_sees_a_forecast_card(edition, b3, b4):
 
 
 def test_the_protocol_shows_no_other_seat_a_forecast_card(tmp_path, b4):
-    proto = Hub(Store(":memory:"))
+    proto = Hub(Store(":memory:"), allow_seeds=True)
     conn = object()
 
     def ask(msg):

@@ -176,8 +176,11 @@ def normalise_sets(sets) -> list[str]:
     return sorted(names)
 
 
-def _load_edition(name: str, root: Path | None = None) -> Edition:
+def _load_edition(name: str, root: Path | None = None, _chain: tuple = ()) -> Edition:
     name = normalise_edition(name)
+    if name in _chain:
+        raise CompileError([Diagnostic("E500", f"edition '{name}' inherits itself: {' -> '.join(_chain + (name,))}",
+                                       "", Pos(0, 0))])
     folder = (root / name) if root else find_edition_folder(name)
     if folder is None or not (folder / "edition.json").exists():
         known = ", ".join(available_editions(root)) or "none"
@@ -190,7 +193,7 @@ def _load_edition(name: str, root: Path | None = None) -> Edition:
         raw = {}
     parent = None
     if isinstance(raw, dict) and isinstance(raw.get("inherit"), str):
-        parent = _load_edition(raw["inherit"])
+        parent = _load_edition(raw["inherit"], _chain=_chain + (name,))
     manifest = load_manifest(folder, parent.manifest if parent else None)
     own = _read_sources(folder, root)
     sources = list(own)
@@ -270,8 +273,12 @@ def overridden_rules(edition_rules: dict, set_manifests) -> dict:
     return rules
 
 
-def load_set(set_name: str, edition: str) -> GameSet:
+def load_set(set_name: str, edition: str, _chain: tuple = ()) -> GameSet:
     edition = normalise_edition(edition)
+    if edition in _chain:
+        raise CompileError([Diagnostic("E500", f"set '{set_name}' inherits itself: "
+                                               f"{' -> '.join(_chain + (edition,))}",
+                                       str(find_set_folder(set_name, _chain[-1]) or ""), Pos(0, 0))])
     folder = find_set_folder(set_name, edition)
     if folder is None:
         known = ", ".join(available_sets(edition)) or "none"
@@ -284,7 +291,7 @@ def load_set(set_name: str, edition: str) -> GameSet:
         raw = {}
     parent = None
     if isinstance(raw, dict) and isinstance(raw.get("inherit"), str):
-        parent = load_set(set_name, raw["inherit"])
+        parent = load_set(set_name, raw["inherit"], _chain + (edition,))
     manifest = load_set_manifest(folder, parent.manifest if parent else None)
     if manifest["set"] != set_name or manifest["edition"] != edition:
         raise CompileError([Diagnostic("E500", f"set.json says set '{manifest['set']}', edition "

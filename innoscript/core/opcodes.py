@@ -41,7 +41,6 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "execute": ("execute", "self-execute", "super-execute", "fully-execute"),
 }
 
-
 @dataclass(frozen=True)
 class OpInfo:
     code: int

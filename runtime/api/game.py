@@ -29,6 +29,7 @@ from ..rules.invariants import violations
 from ..rules.options import OptionsError, normalise as normalise_options
 from ..state.cards import Cards
 from ..state.positions import card_places
+from ..state.teams import PAIRINGS
 from . import loading, views
 
 __all__ = ["Game", "IllegalAnswer", "BadSave", "RuntimeFault", "OptionsError"]
@@ -99,8 +100,10 @@ class Game:
         return cls(Engine.new_game(bundle, players, seed, names, secret, options), fast)
 
     @classmethod
-    def load(cls, data: str | dict, bundle: dict | None = None) -> "Game":
-        """Resume a game saved with ``save``; raise BadSave naming the fault."""
+    def load(cls, data: str | dict, bundle: dict | None = None, try_play: bool = True) -> "Game":
+        """Resume a game saved with ``save``; raise BadSave naming the fault. try_play: also play on a copy, with
+        a plain answer to each decision, until the dogma action under way (if any) ends, and refuse a game that
+        cannot go on (a store's own games, checked when they came in, skip it)."""
         if isinstance(data, str):
             try:
                 data = json.loads(data)
@@ -141,6 +144,15 @@ class Game:
             raise BadSave(f"saved game: inconsistent ({type(e).__name__})") from None
         if broken:
             raise BadSave(f"saved game breaks the rules' invariants: {broken[0]}")
+        pending = state["pending"]
+        if pending is not None and pending["kind"] == "action" and \
+                pending["options"] != engine.compute_legal_actions(pending["player"]):
+            raise BadSave("saved game: the pending action's options are not the player's legal actions")
+        if pending is not None and pending["kind"] == "initial_meld" and \
+                sorted(pending["options"]) != sorted(state["players"][pending["player"]]["hand"]):
+            raise BadSave("saved game: the first meld is not chosen among the player's hand")
+        if try_play:
+            _try_play(bundle, state)
         return cls(engine)
 
     def save(self) -> str:
@@ -169,6 +181,13 @@ class Game:
         else:
             self._since += events
         return events
+
+    def apply_as_seen(self, answer, player: int) -> list[dict]:
+        """Answer for `player` in the terms of that player's view, from someone who may send anything (a
+        frontend, a protocol client): checked against the decision as that player was shown it, hidden cards
+        by their handles only, and refused with IllegalAnswer worded from what that player may see
+        (views.answer_as_seen); nothing changes on a refusal."""
+        return self.apply(views.answer_as_seen(self._engine.cards, self._engine.state, player, answer), player)
 
     def undo_record(self) -> tuple[str | None, list]:
         """What a store keeps to undo the last action: the state before it as JSON text (None: nothing
@@ -243,6 +262,57 @@ class Game:
         return self._engine
 
 
+TRY_ANSWERS = 300     # answers a loaded game is played on for, on a copy, before it is taken
+
+
+def plain_answer(cards: Cards, pending: dict):
+    """A legal answer to a pending decision that passed the loader's checks (runtime/api/loading.py): the
+    first option, the fewest cards, one of each colour, the order as it is; no answer to an optional choice
+    of nothing."""
+    kind, options = pending["kind"], pending["options"]
+    if kind == "yes_no":
+        return False
+    if kind == "choose_option":
+        return 0
+    if kind == "order":
+        return list(options)
+    if kind in ("select_cards", "choose") and not (kind == "choose" and pending["max"] == 1):
+        if pending.get("one_per_color"):
+            if pending["min"] == 0:
+                return []
+            firsts: dict = {}
+            for o in options:
+                firsts.setdefault(cards.color[o], o)
+            return list(firsts.values())
+        k = min(pending["sizes"]) if pending.get("sizes") else pending["min"]
+        return list(options[:k])
+    if not options:
+        return None
+    return options[0]
+
+
+def _try_play(bundle: dict, state: dict) -> None:
+    """Play a copy of a loaded game on with plain answers until the dogma action under way ends (at once when
+    none is): a saved game whose running effects cannot go on (a frame's value of the wrong kind, a decision
+    no answer satisfies) is refused here rather than stuck for good once loaded."""
+    if state["pending"] is None:
+        return
+    engine = Engine(bundle, pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL)))
+    engine.transactional = False
+    try:
+        for _ in range(TRY_ANSWERS):
+            pending = engine.pending
+            if pending is None:
+                return
+            engine.answer(plain_answer(engine.cards, pending), pending["player"])
+            if engine.state["dogma"] is None or engine.over:
+                return
+    except (IllegalAnswer, RuntimeFault) as err:
+        raise BadSave(f"saved game cannot go on: {str(err)[:200]}") from None
+    except Exception as err:   # a state the engine cannot play on
+        raise BadSave(f"saved game cannot go on ({type(err).__name__})") from None
+
+
 def load_game_bundle(edition: str, sets=None) -> dict:
     """The compiled bundle of an edition with these sets in play (none: the edition alone)."""
     return load_bundle(edition, sets=sets) if sets else load_bundle(edition)
@@ -285,6 +355,10 @@ def check_options(state: dict) -> None:
     t = state.get("teams") or []
     if sorted(p for team in t for p in team) != list(range(n)):
         raise BadSave("saved game: teams: team play needs two teams holding players 0-3 once each")
+    mate = PAIRINGS.get(options["teams"])
+    if mate is not None and sorted(next(team for team in t if 0 in team)) != [0, mate]:
+        raise BadSave(f"saved game: teams: the options say {options['teams']!r} (player 1 with player {mate + 1}), "
+                      f"the teams are {t}")
     seats = state.get("seating") or []
     if sorted(seats) != list(range(n)) or any(seats.index(a) % 2 != seats.index(b) % 2 for a, b in t):
         raise BadSave("saved game: seating: partners must sit across from each other")

@@ -151,7 +151,13 @@ def _check_phase(state, n):
         raise ValueError("a game in play has a result")
 
 
+PENDING_TEXT = ("prompt", "source", "purpose", "what", "direction", "color")
+PENDING_FLAGS = ("optional", "one_per_color", "unrevealed")
+
+
 def _check_pending(cards, state, n):
+    """The pending decision names real cards and players, its fields have their types, and it can be answered:
+    its counts fit its options (so some answer is legal)."""
     d = state["pending"]
     if d is None:
         return
@@ -165,6 +171,12 @@ def _check_pending(cards, state, n):
         raise ValueError(f"a {kind} decision in phase {state['phase']}")
     if kind == "action" and state["phase"] != "action" or kind not in ("action", "initial_meld") and state["phase"] != "dogma":
         raise ValueError(f"a {kind} decision in phase {state['phase']}")
+    for key in PENDING_TEXT:
+        if key in d and not (isinstance(d[key], str) and len(d[key]) <= 2 * MAX_NAME):
+            raise ValueError(f"pending/{key} is not a short text")
+    for key in PENDING_FLAGS:
+        if key in d and not isinstance(d[key], bool):
+            raise ValueError(f"pending/{key} is true or false")
     opts = d["options"]
     if len(opts) > 4 * ncards:
         raise ValueError("pending options are more than the game can offer")
@@ -189,6 +201,36 @@ def _check_pending(cards, state, n):
     else:
         for o in opts:
             _value(o, ncards, "pending option")
+    _check_answerable(cards, d, kind, opts)
+
+
+def _check_answerable(cards, d, kind, opts):
+    """Counts that some answer meets: a single choice among options (or none, if optional); a list of distinct
+    options within min and max (and one of the sizes, one card of each colour where asked)."""
+    keys = [(type(o).__name__, o) for o in opts if not isinstance(o, (dict, list))]
+    if len(set(keys)) != len(keys) and kind != "action":
+        raise ValueError("pending options are not distinct")
+    single = kind in ("initial_meld", "splay_color") or kind == "choose" and d["max"] == 1
+    if kind in ("initial_meld", "splay_color") and d["max"] != 1:
+        raise ValueError(f"a {kind} decision chooses one option (max 1)")
+    if single or kind == "action":
+        if not opts and not (d["optional"] and kind != "action"):
+            raise ValueError(f"a {kind} decision with no option to choose")
+        return
+    if kind in ("select_cards", "choose"):
+        if not d["min"] <= d["max"] <= len(opts):
+            raise ValueError(f"a decision to choose {d['min']} to {d['max']} of {len(opts)} options")
+        sizes = d.get("sizes")
+        if sizes is not None and (kind != "select_cards" or not isinstance(sizes, list) or not sizes or any(
+                not isinstance(k, int) or isinstance(k, bool) or not d["min"] <= k <= d["max"] for k in sizes)):
+            raise ValueError("pending/sizes are counts between min and max")
+        if d.get("one_per_color"):
+            if kind != "select_cards" or not all(isinstance(o, int) for o in opts):
+                raise ValueError("one card of each colour is chosen among cards")
+            if d["max"] != len({cards.color[o] for o in opts}) or d["min"] not in (0, d["max"]):
+                raise ValueError("one card of each colour: max is the number of colours among the options")
+    elif kind == "order" and not opts:
+        raise ValueError("an order decision with no cards to order")
 
 
 def _chunk(cards, card, effect, what):

@@ -19,7 +19,13 @@
   where the token is an opaque per-game handle (an answer may use it).  The
   options of an unrevealed choice (``unrevealed`` in the decision) are backs,
   ``{"hidden": true, "age": N, "set": S, "ref": TOKEN}``, even to a chooser who
-  could see the cards.
+  could see the cards; their handles are made for that decision alone and they
+  are listed in the handles' order, so neither says which card is which.
+- An answer from a seat that may be hostile (``answer_as_seen``) is checked
+  against the decision in the form that seat was shown it: a card it sees by its
+  id, a card shown hidden by its handle only, never resolved to an id before it
+  matches an option.  Anything else is "not one of the options", worded the
+  same whatever it names, so a refusal says nothing the seat's view does not.
 """
 from __future__ import annotations
 
@@ -30,6 +36,7 @@ from collections.abc import Mapping
 from innoscript.core import opcodes as O
 from ..machine.expressions import points, team_points
 from ..rules import zones as Z
+from ..rules.engine import IllegalAnswer, _key, _show
 from ..state import teams as T
 from ..state.board import board_icons, pile_echoes
 from ..state.cards import Cards
@@ -40,6 +47,13 @@ from .wording import word
 def token(state: dict, cid: int) -> str:
     key = state.get("secret", "").encode()
     return "h" + hmac.new(key, str(cid).encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def back_token(state: dict, decision_id: int, cid: int) -> str:
+    """The handle of a card shown as a back in an unrevealed choice: made for that decision alone, so it
+    matches neither the handle the card has elsewhere nor its back in another decision."""
+    key = state.get("secret", "").encode()
+    return "h" + hmac.new(key, f"{decision_id}/{cid}".encode(), hashlib.sha256).hexdigest()[:16]
 
 
 def resolve_token(state: dict, ref: str, n_cards: int):
@@ -75,9 +89,11 @@ def card_ref(cards: Cards, state: dict, cid, viewer: int | None):
     return {"hidden": True, "age": cards.age[cid], "ref": token(state, cid)}
 
 
-def card_back(cards: Cards, state: dict, cid: int) -> dict:
-    """What a card's back shows: its age and set, with the opaque handle an answer uses."""
-    return {"hidden": True, "age": cards.age[cid], "set": cards.set[cid], "ref": token(state, cid)}
+def card_back(cards: Cards, state: dict, cid: int, decision_id: int | None = None) -> dict:
+    """What a card's back shows: its age and set, with the opaque handle an answer uses (for an option of an
+    unrevealed choice, decision_id: a handle of that decision's own)."""
+    ref = token(state, cid) if decision_id is None else back_token(state, decision_id, cid)
+    return {"hidden": True, "age": cards.age[cid], "set": cards.set[cid], "ref": ref}
 
 
 def _ages(cards: Cards, ids) -> list[int]:
@@ -216,6 +232,8 @@ def decision_view(cards: Cards, state: dict, viewer: int | None, previews: bool 
         decision.update({k: v for k, v in pending.items() if k not in ("options",)})
         tables: dict | None = {} if previews else None     # the players' icon tables, once per decision
         decision["options"] = [option_view(cards, state, pending, o, viewer, tables) for o in pending["options"]]
+        if pending.get("unrevealed"):   # backs in their handles' order: the list's order says nothing either
+            decision["options"].sort(key=lambda o: o.get("ref", "") if isinstance(o, dict) else "")
         decision.update(decision_context(cards, state, pending))
     return decision
 
@@ -251,7 +269,7 @@ def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int, t
     kind = pending["kind"]
     if kind in ("select_cards", "order", "initial_meld") and isinstance(option, int):
         if pending.get("unrevealed"):   # an unrevealed choice: the back only, whoever could see the card
-            return card_back(cards, state, option)
+            return card_back(cards, state, option, pending["id"])
         return card_ref(cards, state, option, viewer)
     if kind == "action":
         out = dict(option)
@@ -366,6 +384,9 @@ def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
     def one(a):
         if isinstance(a, str) and a.startswith("h") and len(a) == 17:
             cid = resolve_token(state, a, n)
+            if cid is None and decision.get("unrevealed"):
+                cid = next((o for o in decision["options"] if isinstance(o, int)
+                            and back_token(state, decision["id"], o) == a), None)
             if cid is None:
                 raise ValueError(f"unknown card handle {a!r}")
             return cid
@@ -383,4 +404,77 @@ def resolve_answer(cards: Cards, state: dict, decision: dict, answer):
         return answer
     if isinstance(answer, list):
         return [one(a) for a in answer]
+    return one(answer)
+
+
+_CARD_KINDS = ("select_cards", "order", "initial_meld")
+
+
+def _seen_key(a):
+    """How an answer names an option shown as a card: a visible card by its id or face, a hidden one by its
+    handle or back, a special achievement by its name (None: it names nothing that can be shown)."""
+    if isinstance(a, dict):
+        if "ref" in a:
+            return ("ref", a["ref"]) if isinstance(a["ref"], str) else None
+        if "id" in a:
+            return _seen_key(a["id"]) if isinstance(a["id"], int) else None
+        if "special" in a:
+            return ("special", a["special"]) if isinstance(a["special"], str) else None
+        return None
+    if isinstance(a, bool):
+        return None
+    if isinstance(a, int):
+        return ("id", a)
+    if isinstance(a, str):
+        return ("ref", a) if len(a) == 17 and a.startswith("h") else ("special", a)
+    return None
+
+
+def answer_as_seen(cards: Cards, state: dict, viewer: int, answer):
+    """An answer from the seat `viewer`, who may send anything, checked against the pending decision in the
+    form that seat was shown it and turned into the engine's terms.
+
+    Cards are matched as shown: a card the seat sees by its id (or its face), a card shown hidden by its handle
+    (or its back) only; no handle is resolved to a card before it matches an option.  Whatever else an answer
+    names (a hidden card's id, an unknown handle, another decision's back) is refused with the same words,
+    which echo only what was sent, so neither the refusal nor its wording tells the seat anything its view
+    does not.  The engine then checks the counts (IllegalAnswer, worded from the counts the seat was shown).
+    Raises IllegalAnswer."""
+    pending = state.get("pending")
+    if pending is None or state.get("phase") == "over":
+        raise IllegalAnswer("the game is over; there is nothing to answer")
+    if viewer != pending["player"]:
+        raise IllegalAnswer(f"decision {pending['id']} is for player {pending['player']}, not player {viewer}")
+    kind, options, did = pending["kind"], pending["options"], pending["id"]
+    if kind == "action":
+        a = answer
+        if isinstance(a, dict):
+            a = {k: v for k, v in a.items() if k != "preview"}      # the preview is for reading only
+            if isinstance(a.get("card"), dict):                     # a card as shown: its face, by its id
+                a["card"] = a["card"].get("id") if "ref" not in a["card"] else None
+        for o in options:
+            if o == a and _key(o) == _key(a):
+                return o
+        raise IllegalAnswer(f"{_show(answer)} is not one of the actions offered now (decision {did})")
+    if kind not in _CARD_KINDS:
+        return answer   # colours, players, values, decks, yes or no: shown as they are; the engine checks them
+    index = {}
+    for i, o in enumerate(options):
+        shown = option_view(cards, state, pending, o, viewer)
+        key = _seen_key(shown)
+        if key is not None:
+            index[key] = i
+    hidden = any(k[0] == "ref" for k in index)
+    hint = " (a card shown hidden is named by its ref)" if hidden else ""
+
+    def one(a):
+        key = _seen_key(a)
+        i = index.get(key) if key is not None else None
+        if i is None:
+            raise IllegalAnswer(f"{_show(a)} is not one of the options of decision {did}{hint}")
+        return options[i]
+    if isinstance(answer, list):
+        return [one(a) for a in answer]
+    if answer is None:
+        return None     # declining, where the decision allows it: the engine checks
     return one(answer)

@@ -17,14 +17,24 @@ kept, in the store beside the game, and they are compared in constant time.
 A seat's token is needed to see that seat's hidden cards and to answer or undo
 for it, the owner's token to save; without one a connection is a spectator.
 
+An answer is checked against the decision as the seat was shown it, hidden
+cards by their handles only (runtime/api/views.py, ``answer_as_seen``), so no
+refusal says more than the seat's view.  A game is dealt from a seed of the
+operating system's generator, never sent to anyone (``allow_seeds``: tests).
+
 The Hub may be called from several threads (the WebSocket server runs each
 message off its event loop): each game has its own lock, the card sandbox runs
-in a child process (runtime/serving/sandbox.py) and takes no lock, and the games kept
-in memory are the most recently used ones, the others reloaded from the store
-on demand.
+in a child process (runtime/serving/sandbox.py) and the card check in a small
+pool of worker processes (runtime/serving/workers.py), each on a budget and
+taking no lock, and the games kept in memory are the most recently used ones,
+the others reloaded from the store on demand.  What one client may ask is
+metered (runtime/serving/quotas.py); one update per seat is made for an
+answer, shared by every spectator; abandoned games expire and the database
+has a size limit (``STORAGE``).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import hmac
@@ -51,13 +61,14 @@ from innoscript.core.editions import (
 )
 from ..api.faces import card_catalog
 from ..api.game import BadSave, Game
-from ..api.views import resolve_answer, token as card_handle
+from ..api.views import answer_as_seen
 from ..bots import BOTS, answer_for
 from ..machine.faults import RuntimeFault
 from ..rules.engine import IllegalAnswer
 from ..rules.invariants import violations
 from ..rules.sets import report as set_report
-from . import sandbox
+from . import sandbox, workers
+from .quotas import QuotaError, Quotas
 from .store import Conflict, Store
 
 PROTOCOL_VERSION = 1
@@ -75,6 +86,10 @@ BOT_ANSWERS = 5000         # bot answers after one message, before giving up
 BOT_SECONDS = 3.0
 MAX_GAMES_IN_MEMORY = 256
 MAX_JOINED = 32            # games one connection receives updates of
+MAX_BUNDLES = 8            # compiled editions kept, one per distinct edition and set list
+# the store's housekeeping: games not written for this long are deleted, and no new game is stored while the
+# database holds more than this (innoscript serve --expire-days, --max-db-mb)
+STORAGE = {"expire_seconds": 30 * 86400, "max_db_bytes": 1 << 30, "housekeeping_seconds": 600}
 
 
 class ProtocolError(Exception):
@@ -237,18 +252,45 @@ def editions_offered() -> tuple:
     return tuple(out)
 
 
+def new_seed() -> int:
+    """A served game's seed: from the operating system's generator, within what a JSON number holds exactly
+    (53 bits, far too many to try), never sent to a seat."""
+    return secrets.randbelow(2 ** 53)
+
+
+@functools.lru_cache(maxsize=16)
+def _sets_of(edition: str) -> tuple:
+    """The sets of a known edition (read once per server)."""
+    return tuple(available_sets(edition))
+
+
 class Hub:
-    def __init__(self, store: Store, max_games: int = MAX_GAMES_IN_MEMORY, sandbox_limits: dict | None = None):
+    def __init__(self, store: Store, max_games: int = MAX_GAMES_IN_MEMORY, sandbox_limits: dict | None = None,
+                 allow_seeds: bool = False, quotas: Quotas | None = None, storage: dict | None = None,
+                 check_limits: dict | None = None):
+        """allow_seeds: `create` may name its seed (tests; `innoscript serve --allow-seeds`); otherwise every
+        game is dealt from a seed of the operating system's generator and a message naming one is refused.
+        quotas: what one address may create and watch (runtime/serving/quotas.py; None: no quotas, as over stdio).
+        storage: STORAGE's expiry of abandoned games and size limit of the database. check_limits: the budget and
+        the number of the check's workers (runtime/serving/workers.py)."""
         self.store = store
+        self.allow_seeds = allow_seeds
+        self.quotas = quotas
+        self.storage = dict(STORAGE, **(storage or {}))
         self.max_games = max_games
         self.games: OrderedDict[str, dict] = OrderedDict()   # game id -> entry, least recently used first
         self.seats: dict[object, dict] = {}      # connection -> {game id: seat or None}
-        self.bundles: dict[str, dict] = {}
+        self.watchers: dict[str, set] = {}       # game id -> the connections joined to it as spectators
+        self.addresses: dict[object, object] = {}   # connection -> the address it comes from
+        self.bundles: OrderedDict[tuple, dict] = OrderedDict()   # (edition, sets) -> bundle, least recent first
         self.lock = threading.RLock()            # guards the dicts above, held only briefly
         self.bundle_lock = threading.Lock()
         self.sandbox_limits = dict(sandbox.LIMITS, **(sandbox_limits or {}))
         self.trials = threading.BoundedSemaphore(self.sandbox_limits["concurrent"])
+        self.checks = workers.Pool(sandbox.WORKER, check_limits)
+        self.checking: set = set()               # (check or trial, connection) under way
         self.loaded = 0                          # games read back from the store (tests watch eviction)
+        self.housekept = 0.0                     # when the store's housekeeping last ran (monotonic)
 
     # ------------------------------------------------------------ entry point
     def handle(self, conn, text) -> list[tuple[object, dict]]:
@@ -285,9 +327,24 @@ class Hub:
             return [(conn, self._error("internal", f"internal error ({type(err).__name__}); the game was reloaded "
                                                    "from the database", request))]
 
+    def connect(self, conn, address) -> None:
+        """A transport's new connection and the address it comes from (for the quotas per address)."""
+        with self.lock:
+            self.addresses[conn] = address
+
     def disconnect(self, conn) -> None:
         with self.lock:
-            self.seats.pop(conn, None)
+            for gid in self.seats.pop(conn, {}):
+                watching = self.watchers.get(gid)
+                if watching is not None:
+                    watching.discard(conn)
+                    if not watching:
+                        del self.watchers[gid]
+            self.addresses.pop(conn, None)
+
+    def close(self) -> None:
+        """Stop the check's workers (a server that ends)."""
+        self.checks.close()
 
     @staticmethod
     def _error(code: str, message: str, request=None) -> dict:
@@ -310,23 +367,36 @@ class Hub:
         return name
 
     def bundle(self, edition: str, sets=()) -> dict:
-        """The bundle of a known edition with these sets (each a known set of it), compiled once."""
+        """The bundle of a known edition with these sets (each a known set of it, named once), compiled once per
+        distinct edition and set list; the last MAX_BUNDLES used are kept."""
         edition = self.edition(edition)
-        sets = tuple(sorted(sets or ()))
-        if not all(isinstance(s, str) and s.isidentifier() and len(s) <= 40 for s in sets):
+        sets = sets or ()
+        if not isinstance(sets, (list, tuple)) or not all(isinstance(s, str) and s.isidentifier() and len(s) <= 40
+                                                          for s in sets):
             raise ProtocolError("bad_edition", "a set is named by its folder's name, e.g. one under cards/sets/")
-        key = edition + "".join("+" + s for s in sets)
+        if len(set(sets)) != len(sets):
+            raise ProtocolError("bad_edition", "a set is named more than once")
+        known = _sets_of(edition)
+        for name in sets:
+            if name not in known:
+                raise ProtocolError("bad_edition", f"unknown set {name!r} for edition {edition} "
+                                                   f"(known: {', '.join(known) or 'none'})")
+        key = (edition, tuple(sorted(sets)))
         with self.bundle_lock:
-            if key not in self.bundles:
+            bundle = self.bundles.get(key)
+            if bundle is None:
                 try:
-                    bundle = load_bundle(edition, sets=sets) if sets else load_bundle(edition)
+                    bundle = load_bundle(edition, sets=key[1]) if sets else load_bundle(edition)
                 except CompileError as err:
                     raise ProtocolError("bad_edition", str(err).splitlines()[0]) from None
                 # the cards' English (read by every view that asks inside an effect) is made here, once, so no
                 # answer in the middle of a game waits for it, nor do several threads make it at once
-                card_catalog(edition, sets)
+                card_catalog(edition, key[1])
                 self.bundles[key] = bundle
-            return self.bundles[key]
+            self.bundles.move_to_end(key)
+            while len(self.bundles) > MAX_BUNDLES:
+                self.bundles.popitem(last=False)
+            return bundle
 
     def _evict(self, gid) -> None:
         if isinstance(gid, str):
@@ -344,12 +414,14 @@ class Hub:
                 return entry
         row = self.store.load(gid)   # not cached, or another server moved it on
         try:
-            game = Game.load(row["state"], bundle=self.bundle(row["edition"], row["state"].get("sets", ())))
+            # a stored game was checked when it came in (create, load): not played on again here
+            game = Game.load(row["state"], bundle=self.bundle(row["edition"], row["state"].get("sets", ())),
+                             try_play=False)
         except BadSave as err:
             raise BadSave(f"the stored game cannot be loaded: {err}") from None
         game.set_undo_record(row["undo"], row["since"])
         entry = {"game": game, "bots": row["bots"], "version": row["version"], "tokens": row["tokens"],
-                 "lock": threading.RLock(), "handles": None}
+                 "lock": threading.RLock()}
         with self.lock:
             self.loaded += 1
             self.games[gid] = entry
@@ -383,12 +455,20 @@ class Hub:
         entry["version"] = self.store.update(gid, entry["version"], game.state, *game.undo_record())
 
     def _pushes(self, gid: str, entry, events: list[dict], skip=None) -> list[tuple[object, dict]]:
+        """The update each joined connection gets: made once per seat (the spectators' once for them all) and
+        shared, so the work of an answer does not grow with the number of spectators (the transport turns each
+        distinct message into text once, too)."""
         game = entry["game"]
         with self.lock:
-            watchers = [(conn, seats[gid]) for conn, seats in self.seats.items() if gid in seats and conn is not skip]
-        return [(conn, {"type": "update", "game": gid, "player": seat, "version": entry["version"],
-                        "events": game.events_for(events, seat), "view": self._view(entry, seat)})
-                for conn, seat in watchers]
+            watchers = [(conn, seats[gid]) for conn, seats in self.seats.items() if gid in seats and conn != skip]
+        made: dict = {}
+        out = []
+        for conn, seat in watchers:
+            if seat not in made:
+                made[seat] = {"type": "update", "game": gid, "player": seat, "version": entry["version"],
+                              "events": game.events_for(events, seat), "view": self._view(entry, seat)}
+            out.append((conn, made[seat]))
+        return out
 
     def _view(self, entry, seat):
         """A seat's view, with whether that seat may take its last action back now (the web's Undo button)."""
@@ -424,7 +504,7 @@ class Hub:
     def _new_game(self, conn, msg, game: Game, edition: str, bots: list):
         """Play the bots' first decisions, store the game, and hand out its tokens."""
         players = len(game.state["players"])
-        entry = {"game": game, "bots": bots, "version": 0, "tokens": None, "lock": threading.RLock(), "handles": None}
+        entry = {"game": game, "bots": bots, "version": 0, "tokens": None, "lock": threading.RLock()}
         try:
             for p in [None] + list(range(players)):
                 game.view(p)
@@ -450,9 +530,43 @@ class Hub:
     # ------------------------------------------------------------ messages
     def do_hello(self, conn, msg):
         return [(conn, self._reply(msg, type="hello", protocol=PROTOCOL_VERSION, server="innoscript",
-                                   limits=dict(LIMITS), editions=list(editions_offered())))]
+                                   limits=dict(LIMITS), editions=list(editions_offered()), seeds=self.allow_seeds))]
+
+    def _admit_new_game(self, conn) -> None:
+        """Before a game is created or loaded: the address's quota of new games, the store's housekeeping (games
+        abandoned for longer than STORAGE's expiry are deleted), and room in the database."""
+        if self.quotas is not None:
+            try:
+                self.quotas.game(self.addresses.get(conn, conn))
+            except QuotaError as err:
+                raise ProtocolError("limit", str(err)) from None
+        now = time.monotonic()
+        if now - self.housekept >= self.storage["housekeeping_seconds"] or not self.housekept:
+            self.housekept = now
+            self.expire()
+        limit = self.storage["max_db_bytes"]
+        if limit and self.store.size() > limit:
+            raise ProtocolError("limit", f"the server's game database is full ({limit >> 20} MiB): no new game can be "
+                                         "stored until abandoned games expire; the games in it go on")
+
+    def expire(self) -> int:
+        """Delete the games not written for longer than STORAGE's expiry (from the store and from memory);
+        how many."""
+        seconds = self.storage["expire_seconds"]
+        if not seconds:
+            return 0
+        gone = self.store.expire(time.time() - seconds)
+        with self.lock:
+            for gid in gone:
+                self.games.pop(gid, None)
+        return len(gone)
 
     def do_create(self, conn, msg):
+        if "seed" in msg and not self.allow_seeds:
+            raise ProtocolError("bad_message", "create: seed: this server deals every game from a seed of its own, "
+                                               "which no one sees; a seed is taken only by a server started with "
+                                               "--allow-seeds (for tests)")
+        self._admit_new_game(conn)
         edition = self.edition(msg.get("edition", "3e"))
         bundle = self.bundle(edition, msg.get("sets", ()))
         players = msg.get("players", 2)
@@ -463,13 +577,15 @@ class Hub:
         if names is not None and len(names) != players:
             raise ProtocolError("bad_message", f"names: give one name per player ({players}), not {len(names)}")
         try:
-            game = Game.new(players=players, seed=msg.get("seed", 0), names=names, bundle=bundle,
-                            secret=secrets.token_hex(16), options=msg.get("options"))
+            seed = msg["seed"] if "seed" in msg else new_seed()
+            game = Game.new(players=players, seed=seed, names=names, bundle=bundle, secret=secrets.token_hex(16),
+                            options=msg.get("options"))
         except ValueError as err:   # OptionsError among them: the message names the option
             raise ProtocolError("bad_message", str(err)) from None
         return self._new_game(conn, msg, game, bundle["edition"], bots)
 
     def do_load(self, conn, msg):
+        self._admit_new_game(conn)
         data = msg["data"]
         edition = data.get("edition")
         if not isinstance(edition, str):
@@ -504,11 +620,25 @@ class Hub:
         with entry["lock"]:
             seat = self._viewer(entry, msg)
             view = self._view(entry, seat)
+        gid = msg["game"]
         with self.lock:
             joined = self.seats.setdefault(conn, {})
-            if msg["game"] not in joined and len(joined) >= MAX_JOINED:
+            if gid not in joined and len(joined) >= MAX_JOINED:
                 raise ProtocolError("bad_message", f"one connection may join at most {MAX_JOINED} games")
-            joined[msg["game"]] = seat
+            watching = self.watchers.setdefault(gid, set())
+            limit = self.quotas.settings["spectators_per_game"] if self.quotas is not None else 0
+            if seat is None and conn not in watching and limit and len(watching) >= limit:
+                if not watching:
+                    del self.watchers[gid]
+                raise ProtocolError("limit", f"this game has {limit} spectators already, the most it may have; "
+                                             "'view' still shows it")
+            if seat is None:
+                watching.add(conn)
+            else:
+                watching.discard(conn)
+            if not watching:
+                del self.watchers[gid]
+            joined[gid] = seat
         return [(conn, self._reply(msg, type="state", game=msg["game"], player=seat, view=view))]
 
     def do_view(self, conn, msg):
@@ -531,7 +661,10 @@ class Hub:
                 raise ProtocolError("wrong_player", f"decision {d['id']} is for player {d['player']}, not {seat}")
             if msg.get("decision") is not None and msg["decision"] != d["id"]:
                 raise ProtocolError("stale_decision", f"decision {msg['decision']} is no longer pending (now {d['id']})")
-            answer = self._resolve(entry, d, msg["answer"])
+            self._check_shape_of_answer(d, msg["answer"])
+            # checked against the decision as this seat was shown it (hidden cards by their handles only), and
+            # refused in words from what the seat may see; a refusal changes nothing, in memory or stored
+            answer = answer_as_seen(game.cards, game.state, seat, msg["answer"])
             try:
                 events = game.apply(answer, seat)
                 events += self._play_bots(entry)
@@ -543,10 +676,9 @@ class Hub:
                                 events=game.events_for(events, seat), view=self._view(entry, seat))
             return [(conn, reply)] + self._pushes(gid, entry, events, skip=conn)
 
-    def _resolve(self, entry, d, answer):
-        """Hidden cards are named by their handles; turn handles back into ids (one table per game,
-        so the cost of an answer does not grow with its handles)."""
-        game = entry["game"]
+    def _check_shape_of_answer(self, d, answer) -> None:
+        """What the protocol refuses of an answer before the game sees it: too many items, and true or false
+        where no yes/no is asked (both judged from what the seat was shown)."""
         items = answer if isinstance(answer, list) else [answer]
         if len(items) > LIMITS["answer_items"]:
             raise ProtocolError("bad_message", f"an answer names at most {LIMITS['answer_items']} options")
@@ -555,25 +687,6 @@ class Hub:
         if not bool_ok and any(isinstance(a, bool) or (isinstance(a, dict) and isinstance(a.get("card"), bool))
                                for a in items):
             raise ProtocolError("illegal", "true and false answer only a yes/no question")
-        if entry["handles"] is None:
-            n = len(game.cards.cards)
-            entry["handles"] = {card_handle(game.state, cid): cid for cid in range(n)}
-        handles = entry["handles"]
-
-        def one(a):
-            ref = a.get("ref") if isinstance(a, dict) else a
-            if isinstance(ref, str) and ref.startswith("h") and len(ref) == 17:
-                if ref not in handles:
-                    raise ProtocolError("illegal", "unknown card handle")
-                return handles[ref]
-            if d.get("unrevealed"):   # a card id would tell, by being refused or not, where that card is
-                raise ProtocolError("illegal", "answer an unrevealed choice with the handles of its options")
-            return a
-        answer = [one(a) for a in answer] if isinstance(answer, list) else one(answer)
-        try:
-            return resolve_answer(game.cards, game.state, d, answer)
-        except ValueError as err:
-            raise ProtocolError("illegal", str(err)) from None
 
     def do_undo(self, conn, msg):
         gid = msg["game"]
@@ -617,18 +730,41 @@ class Hub:
         edition = self.edition(msg.get("edition", "3e"))
         sets = msg.get("sets", ())
         self.bundle(edition, sets)   # the sets are known ones of the edition, and compile
-        diagnostics, card = sandbox.check(msg["source"], edition, sets)
-        return [(conn, self._reply(msg, type="checked", diagnostics=diagnostics, card=card))]
+        with self._one_at_a_time(conn, "check"):
+            try:   # in a worker process, on a budget: never on the threads that serve games
+                result = self.checks.run("check", {"source": msg["source"], "edition": edition, "sets": list(sets)})
+            except workers.Busy:
+                raise ProtocolError("busy", "every card checker is busy; try again in a moment") from None
+            except workers.OverBudget as err:
+                raise ProtocolError("limit", f"the check of this card was stopped: {err}") from None
+        return [(conn, self._reply(msg, type="checked", diagnostics=result["diagnostics"], card=result["card"]))]
+
+    @contextlib.contextmanager
+    def _one_at_a_time(self, conn, what: str):
+        """A connection has one check (or one trial) at a time; another one meanwhile is answered 'busy'."""
+        key = (what, conn)
+        with self.lock:
+            if key in self.checking:
+                raise ProtocolError("busy", f"this connection's last {what} is not finished; send the next one when "
+                                            "its reply has come")
+            self.checking.add(key)
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.checking.discard(key)
 
     def do_sandbox(self, conn, msg):
         """Play the edited card's dogma once, in a small position with random answers, in a child process."""
         edition = self.edition(msg.get("edition", "3e"))
         sets = msg.get("sets", ())
         self.bundle(edition, sets)
-        if not self.trials.acquire(blocking=False):   # no waiting: a worker thread is never parked on the sandbox
-            raise ProtocolError("busy", "the sandbox is busy with other trials; try again")
-        try:
-            log, error = sandbox.run_in_child(msg["source"], edition, msg.get("seed", 0), self.sandbox_limits, sets)
-        finally:
-            self.trials.release()
+        with self._one_at_a_time(conn, "trial"):
+            if not self.trials.acquire(blocking=False):   # no waiting: a worker thread is never parked on the sandbox
+                raise ProtocolError("busy", "the sandbox is busy with other trials; try again")
+            try:
+                log, error = sandbox.run_in_child(msg["source"], edition, msg.get("seed", 0), self.sandbox_limits,
+                                                  sets)
+            finally:
+                self.trials.release()
         return [(conn, self._reply(msg, type="sandboxed", log=log, error=error))]

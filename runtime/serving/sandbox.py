@@ -5,7 +5,14 @@ that first limits its own CPU time and address space (``resource.setrlimit``)
 and is killed when it outlives a wall-clock limit, so a card that loops
 through decisions or grows a number without end costs only its own trial: the
 server's process, its event loop and its games are never touched.  The child
-reads one JSON request on stdin and writes one JSON result on stdout.
+reads one JSON request on stdin and writes one JSON result on stdout.  It runs
+in a temporary folder made for the trial (its working directory and TMPDIR),
+removed when the trial ends, keeps the compiled tier's translations in memory
+only and writes no core file: a trial leaves no file behind.  It reads the
+edition's compiled bundle from the cache folder, where the server put it.
+
+The check (``check``) runs in a worker of a small pool instead
+(runtime/serving/workers.py; ``--worker`` starts one), on a CPU and time budget.
 """
 from __future__ import annotations
 
@@ -13,9 +20,11 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 
 from innoscript.compiler.bundle import compile_card, load_bundle, parse_card, vocabulary
 from innoscript.compiler.tools.disasm import disassemble_card
@@ -28,6 +37,7 @@ from ..bots import RandomBot, answer_for
 from ..machine.faults import RuntimeFault
 from ..tools.scenario import build_state
 from .terminal import card_text
+from .workers import serve_jobs
 
 LIMITS = {
     "cpu_seconds": 5,          # CPU time of one trial
@@ -112,12 +122,32 @@ def trial(source: str, edition: str, seed: int, answers: int = LIMITS["answers"]
     return log, stopped
 
 
+def check_job(source: str, edition: str, sets=()) -> dict:
+    """The check as a worker's job (its reply is JSON)."""
+    diagnostics, card = check(source, edition, tuple(sets))
+    return {"diagnostics": diagnostics, "card": card}
+
+
+WORKER = [sys.executable, "-m", "innoscript.runtime.serving.sandbox", "--worker"]   # a check worker's command
+
+
 def run_in_child(source: str, edition: str, seed: int, limits: dict = LIMITS, sets=()):
-    """A trial in a limited child process: (log lines, error or None). Never raises for the card's sake."""
+    """A trial in a limited child process, in a folder of its own removed afterwards: (log lines, error or None).
+    Never raises for the card's sake."""
+    folder = tempfile.mkdtemp(prefix="innoscript-trial-")
+    try:
+        return _run_in_child(source, edition, seed, limits, sets, folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _run_in_child(source: str, edition: str, seed: int, limits: dict, sets, folder: str):
     request = json.dumps({"source": source, "edition": edition, "seed": seed, "limits": limits, "sets": list(sets)})
+    env = dict(os.environ, INNOSCRIPT_TIER_CACHE="0", TMPDIR=folder, PYTHONDONTWRITEBYTECODE="1")
     try:
         proc = subprocess.Popen([sys.executable, "-m", "innoscript.runtime.serving.sandbox"], stdin=subprocess.PIPE,
-                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+                                cwd=folder, env=env)
     except OSError as err:
         return [], f"the sandbox could not start: {err.strerror}"
     try:
@@ -144,11 +174,14 @@ def _kill(proc) -> None:
 
 def main() -> int:
     import resource
+    if sys.argv[1:] == ["--worker"]:
+        return serve_jobs({"check": check_job})
     request = json.loads(sys.stdin.read())
     limits = request["limits"]
     cpu = int(limits["cpu_seconds"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"], limits["memory_bytes"]))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))     # a trial stopped by SIGXCPU leaves no core file
     try:
         log, error = trial(request["source"], request["edition"], request["seed"], limits["answers"],
                            request.get("sets", ()))

@@ -6,7 +6,13 @@ killed server resumes every game when started again on the same file.
 
 The WebSocket server handles each message on a worker thread, never on its
 event loop, so one client's work (a long bot turn, a card in the sandbox)
-does not hold up anyone else's messages.  It accepts a WebSocket only from an
+does not hold up anyone else's messages.  It meters every connection and
+address (runtime/serving/quotas.py) before reading a message, turns each
+distinct reply into text once however many connections it goes to (and
+compresses none: a compression per connection would grow with them), pushes
+updates without waiting for slow readers (one whose unsent updates pass
+PUSH_BACKLOG bytes is closed), and ends a connection that breaks a rule of
+the WebSocket protocol (a frame over the size limit) without a traceback.  It accepts a WebSocket only from an
 allow-list of origins (the web app's own, plus ``--allow-origin``; clients
 that send no Origin, which browsers always send, are not browsers), listens on
 127.0.0.1 unless ``--host`` says otherwise, and serves the web app with a
@@ -22,31 +28,38 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .protocol import LIMITS, Hub
+from .quotas import Quotas
 from .store import Store
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
-WORKERS = 8
+WORKERS = 12              # threads serving messages (a check or a trial holds one while it waits for its process)
+PUSH_BACKLOG = 8 << 20    # bytes of updates a connection may leave unread before it is closed
 
 
-def serve_stdio(db: str | None = None, inp=None, out=None) -> None:
+def serve_stdio(db: str | None = None, inp=None, out=None, allow_seeds: bool = False,
+                storage: dict | None = None) -> None:
+    """One local frontend: no quotas (runtime/serving/quotas.py)."""
     inp = inp or sys.stdin
     out = out or sys.stdout
-    hub = Hub(Store(db))
+    hub = Hub(Store(db), allow_seeds=allow_seeds, storage=storage)
     conn = "stdio"
-    while True:
-        line = inp.readline(LIMITS["message_bytes"] + 2)   # a line is never read whole beyond the limit
-        if not line:
-            break
-        if not line.endswith("\n") and len(line) > LIMITS["message_bytes"]:
-            while True:   # skip the rest of the overlong line
-                rest = inp.readline(1 << 16)
-                if not rest or rest.endswith("\n"):
-                    break
-        if not line.strip():
-            continue
-        for _target, msg in hub.handle(conn, line):
-            out.write(json.dumps(msg, separators=(",", ":")) + "\n")
-        out.flush()
+    try:
+        while True:
+            line = inp.readline(LIMITS["message_bytes"] + 2)   # a line is never read whole beyond the limit
+            if not line:
+                break
+            if not line.endswith("\n") and len(line) > LIMITS["message_bytes"]:
+                while True:   # skip the rest of the overlong line
+                    rest = inp.readline(1 << 16)
+                    if not rest or rest.endswith("\n"):
+                        break
+            if not line.strip():
+                continue
+            for _target, msg in hub.handle(conn, line):
+                out.write(json.dumps(msg, separators=(",", ":")) + "\n")
+            out.flush()
+    finally:
+        hub.close()
 
 
 WEB_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -101,11 +114,20 @@ def allowed_origins(host: str, port: int, web: bool, extra: list[str] | None = N
     return [None] + own + [o.rstrip("/") for o in (extra or [])]
 
 
-async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool = False,
-                    allow_origins: list[str] | None = None) -> None:
-    from websockets.asyncio.server import serve
+def _address(ws) -> str:
+    try:
+        return str(ws.remote_address[0])
+    except (TypeError, IndexError, AttributeError):
+        return "?"
 
-    hub = Hub(Store(db))
+
+async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool = False,
+                    allow_origins: list[str] | None = None, allow_seeds: bool = False, quotas: dict | None = None,
+                    storage: dict | None = None) -> None:
+    from websockets.asyncio.server import broadcast, serve
+    from websockets.exceptions import ConnectionClosed
+
+    hub = Hub(Store(db), allow_seeds=allow_seeds, quotas=Quotas(quotas), storage=storage)
     conns: dict = {}
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="innoscript")
     loop = asyncio.get_running_loop()
@@ -120,26 +142,63 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
             return _static(connection, request)
         return None
 
+    def push(peers: list, text: str) -> None:
+        """An update to other connections, without waiting for them: one that leaves too much unread is closed."""
+        ready = []
+        for peer in peers:
+            transport = getattr(peer, "transport", None)
+            if transport is not None and transport.get_write_buffer_size() > PUSH_BACKLOG:
+                asyncio.ensure_future(peer.close(1008, "too many updates left unread"))
+            else:
+                ready.append(peer)
+        broadcast(ready, text)
+
     async def handler(ws):
+        address = _address(ws)
+        if not hub.quotas.connect(address):
+            await ws.close(1008, "too many connections from this address")
+            return
         conns[ws] = ws
+        hub.connect(ws, address)
+        refused_at = 0.0
         try:
             async for message in ws:
+                why = hub.quotas.message(ws, address)
+                if why is not None:   # not read; said at most once a second
+                    if time.monotonic() - refused_at >= 1:
+                        refused_at = time.monotonic()
+                        await ws.send(json.dumps(hub._error("limit", why)))
+                    continue
                 if not isinstance(message, str):
                     await ws.send(json.dumps(hub._error("bad_message", "send text frames holding JSON")))
                     continue
                 replies = await loop.run_in_executor(pool, hub.handle, ws, message)
+                texts: dict[int, str] = {}     # each distinct message made text once (the spectators share one)
+                pushes: dict[int, list] = {}
                 for target, msg in replies:
-                    peer = conns.get(target)
-                    if peer is not None:
-                        try:
-                            await peer.send(json.dumps(msg, separators=(",", ":")))
-                        except Exception:   # a peer that went away
-                            pass
+                    if id(msg) not in texts:
+                        texts[id(msg)] = json.dumps(msg, separators=(",", ":"))
+                    if target is ws:
+                        await ws.send(texts[id(msg)])
+                    elif target in conns:
+                        pushes.setdefault(id(msg), []).append(target)
+                for key, peers in pushes.items():
+                    push(peers, texts[key])
+        except ConnectionClosed:   # closed by the client, or for breaking the protocol (a frame over the limit)
+            pass
         finally:
             conns.pop(ws, None)
             hub.disconnect(ws)
+            hub.quotas.disconnect(ws, address)
 
-    async with serve(handler, host, port, max_size=LIMITS["message_bytes"], process_request=check_request) as server:
+    import logging
+    quiet = logging.getLogger("innoscript.websockets")   # the library's own notes (a bad handshake): not tracebacks
+    quiet.addHandler(logging.NullHandler())
+    quiet.propagate = False
+    # no per-message compression: it would cost the server a compression per connection of every update (a crowd
+    # of spectators would multiply it), and a client could make it inflate large frames
+    async with serve(handler, host, port, max_size=LIMITS["message_bytes"], process_request=check_request,
+                     logger=quiet, compression=None) as server:
         if ready is not None:
             ready(server)
         where = f"http://{host}:{port}/ (WebSocket at /ws)" if web else f"ws://{host}:{port}"
@@ -147,13 +206,19 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
         if host not in LOCAL_HOSTS:
             print(f"warning: listening on {host}, not only this machine: anyone who can reach it can create games "
                   "and watch them as a spectator", file=sys.stderr, flush=True)
-        await asyncio.get_running_loop().create_future()
+        try:
+            await asyncio.get_running_loop().create_future()
+        finally:
+            hub.close()
 
 
 def serve_websocket(host: str = "127.0.0.1", port: int = 8765, db: str | None = None, web: bool = False,
-                    allow_origins: list[str] | None = None) -> None:
+                    allow_origins: list[str] | None = None, allow_seeds: bool = False, quotas: dict | None = None,
+                    storage: dict | None = None) -> None:
+    """quotas: runtime/serving/quotas.py's settings (None: its defaults); storage: the hub's STORAGE settings."""
     try:
-        asyncio.run(_serve_ws(host, port, db, web=web, allow_origins=allow_origins))
+        asyncio.run(_serve_ws(host, port, db, web=web, allow_origins=allow_origins, allow_seeds=allow_seeds,
+                              quotas=quotas, storage=storage))
     except KeyboardInterrupt:
         pass
 

@@ -123,5 +123,20 @@ class Store:
         return [{"game": gid, "edition": edition, "players": players, "phase": phase, "over": phase == "over"}
                 for gid, edition, players, phase in rows], total
 
+    # ------------------------------------------------------------ housekeeping (the server's STORAGE limits)
+    def expire(self, before: float) -> list[str]:
+        """Delete every game last written before `before` (a time.time() value): abandoned ones, and finished
+        ones nobody looked back at; return their ids."""
+        with self.lock:
+            return [r[0] for r in self.db.execute("DELETE FROM games WHERE updated < ? RETURNING id", (before,))]
+
+    def size(self) -> int:
+        """Bytes the games take in the database (its pages in use; pages freed by deleted games are reused)."""
+        with self.lock:
+            pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+            free = self.db.execute("PRAGMA freelist_count").fetchone()[0]
+            page = self.db.execute("PRAGMA page_size").fetchone()[0]
+        return (pages - free) * page
+
     def close(self) -> None:
         self.db.close()

@@ -8,6 +8,7 @@ const BOTS = ["search", "heuristic", "greedy", "random"];   // the search bot is
 let ws, game = null, seats = [], tokens = {}, pending = {}, nextId = 1, views = {}, catalogs = {}, edition = "3e";
 let sets = [], setLabels = [], offered = [];   // the game's sets and their labels; the editions and sets offered
 let logTurn = null, logGroup = null, canUndo = false;
+let seeds = false;                             // whether the server takes a seed (started with --allow-seeds)
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -140,6 +141,8 @@ function setNote(report) {
 // ---------------------------------------------------------------- editions and sets offered
 function hello(m) {
   offered = m.editions || [];
+  seeds = m.seeds === true;            // only a server started with --allow-seeds (tests) takes a seed
+  $("seed-field").hidden = !seeds;
   const ed = $("edition"), was = ed.value;
   if (offered.length) {
     ed.replaceChildren(...offered.map((e) => { const o = el("option", null, e.edition); o.title = e.label; return o; }));
@@ -170,9 +173,11 @@ function startGame(ev) {
   const n = +$("players").value;
   seats = Array.from({length: n}, (_, i) => $("seat-" + i).value);
   resetTable();
-  send({type: "create", edition: $("edition").value, players: n, seed: +$("seed").value, sets: chosenSets(),
-        bots: seats.map((k) => k === "you" ? null : k),
-        options: {teams: $("teams").value, extra_achievement: $("extra-achievement").checked}}, started);
+  const msg = {type: "create", edition: $("edition").value, players: n, sets: chosenSets(),
+               bots: seats.map((k) => k === "you" ? null : k),
+               options: {teams: $("teams").value, extra_achievement: $("extra-achievement").checked}};
+  if (seeds) msg.seed = +$("seed").value;   // otherwise the server deals from a seed no one sees
+  send(msg, started);
 }
 
 function joinAll() {
@@ -589,10 +594,17 @@ effect {
     }
 }
 `;
-let timer = null;
+let timer = null, checking = false, checkAgain = false;
 
+// One check at a time (the server takes one per connection): a change made meanwhile is checked when the
+// reply comes; a busy server is asked again a moment later.
 function checkSource() {
+  if (checking) { checkAgain = true; return; }
+  checking = true;
   send({type: "check", source: $("source").value, edition: $("editor-edition").value, sets: chosenSets("editor-sets")}, (m) => {
+    checking = false;
+    if (checkAgain) { checkAgain = false; checkSource(); return; }
+    if (m.type === "error" && m.code === "busy") { clearTimeout(timer); timer = setTimeout(checkSource, 500); return; }
     if (m.type === "error") { status(m.message); return; }
     const ul = $("diagnostics");
     ul.replaceChildren();
