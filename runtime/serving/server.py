@@ -1,8 +1,12 @@
 """Transports for the JSON protocol: stdio (one message per line) and WebSocket.
 
 Both hand every message to one ``Hub`` (runtime/serving/protocol.py); the server
-never dies on a bad message, and every game lives in the SQLite store, so a
-killed server resumes every game when started again on the same file.
+never dies on a bad message, and every game lives in the store that ``--db``
+names (``open_store``: a SQLite file, the default, or a PostgreSQL URL), so a
+killed server resumes every game when started again on the same database.
+With PostgreSQL several servers share the games, and the WebSocket server
+pushes to its joined connections the answers stored by the others, as it does
+its own (the store's notices, handled in order on a worker thread).
 
 The WebSocket server handles each message on a worker thread, never on its
 event loop, so one client's work (a long bot turn, a card in the sandbox)
@@ -16,22 +20,49 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import sys
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 from .protocol import LIMITS, Hub
-from .store import Store
+from .store import GameStore, StorageError, Store
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 WORKERS = 8
+URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def open_store(db: str | None = None) -> GameStore:
+    """The store that a --db value names: a ``postgresql://`` (or ``postgres://``) URL is PostgreSQL
+    (runtime/serving/pgstore.py), anything else without a scheme a SQLite file (None: the default file).
+    ValueError or StorageError, one line, for a value that names neither or a database that cannot be used."""
+    if db is None:
+        return Store()
+    db = str(db)
+    if not db.strip():
+        raise ValueError("--db: give a SQLite file or a postgresql:// URL, not an empty value")
+    if "\x00" in db:
+        raise ValueError("--db: a NUL character is in neither a file name nor a URL")
+    scheme = URL_SCHEME.match(db)
+    if scheme is None:
+        return Store(db)
+    if scheme.group(1).lower() not in ("postgresql", "postgres"):
+        raise ValueError(f"--db: {scheme.group(1)[:20]!r} is not a database this server keeps games in "
+                         "(a SQLite file, or a postgresql:// URL)")
+    try:
+        from . import pgstore
+    except ImportError as err:
+        raise StorageError(f"PostgreSQL needs the psycopg package (pip install 'psycopg[binary]'): {err}") from None
+    return pgstore.PostgresStore(db)
 
 
 def serve_stdio(db: str | None = None, inp=None, out=None) -> None:
     inp = inp or sys.stdin
     out = out or sys.stdout
-    hub = Hub(Store(db))
+    hub = Hub(open_store(db))
     conn = "stdio"
     while True:
         line = inp.readline(LIMITS["message_bytes"] + 2)   # a line is never read whole beyond the limit
@@ -105,11 +136,49 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
                     allow_origins: list[str] | None = None) -> None:
     from websockets.asyncio.server import serve
 
-    hub = Hub(Store(db))
+    hub = Hub(open_store(db))
     conns: dict = {}
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="innoscript")
     loop = asyncio.get_running_loop()
     origins = allowed_origins(host, port, web, allow_origins)
+
+    async def send(replies) -> None:
+        for target, msg in replies:
+            peer = conns.get(target)
+            if peer is not None:
+                try:
+                    await peer.send(json.dumps(msg, separators=(",", ":")))
+                except Exception:   # a peer that went away
+                    pass
+
+    # Games another server wrote (the store's notices, from its thread): one entry per game however many
+    # notices came, handled in order, so the pushes of one game leave in the order of its versions.
+    waiting: dict = {}   # game id (None: every joined game) -> the newest version told (None: look)
+    queue: asyncio.Queue = asyncio.Queue()
+
+    def notice(gid, version) -> None:   # on the store's thread
+        loop.call_soon_threadsafe(take_notice, gid, version)
+
+    def take_notice(gid, version) -> None:
+        if gid not in waiting:
+            waiting[gid] = version
+            queue.put_nowait(gid)
+        elif version is None or waiting[gid] is None:
+            waiting[gid] = None
+        else:
+            waiting[gid] = max(waiting[gid], version)
+
+    async def push_changes() -> None:
+        while True:
+            gid = await queue.get()
+            version = waiting.pop(gid, None)
+            try:
+                await send(await loop.run_in_executor(pool, hub.changed, gid, version))
+            except Exception:   # a bug: reported, and the next notice is handled
+                traceback.print_exc()
+
+    hub.store.subscribe(notice)
+    pusher = asyncio.create_task(push_changes())
 
     def check_request(connection, request):
         if request.headers.get("Upgrade", "").lower() == "websocket":
@@ -127,14 +196,7 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
                 if not isinstance(message, str):
                     await ws.send(json.dumps(hub._error("bad_message", "send text frames holding JSON")))
                     continue
-                replies = await loop.run_in_executor(pool, hub.handle, ws, message)
-                for target, msg in replies:
-                    peer = conns.get(target)
-                    if peer is not None:
-                        try:
-                            await peer.send(json.dumps(msg, separators=(",", ":")))
-                        except Exception:   # a peer that went away
-                            pass
+                await send(await loop.run_in_executor(pool, hub.handle, ws, message))
         finally:
             conns.pop(ws, None)
             hub.disconnect(ws)
@@ -147,7 +209,11 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
         if host not in LOCAL_HOSTS:
             print(f"warning: listening on {host}, not only this machine: anyone who can reach it can create games "
                   "and watch them as a spectator", file=sys.stderr, flush=True)
-        await asyncio.get_running_loop().create_future()
+        try:
+            await asyncio.get_running_loop().create_future()
+        finally:
+            pusher.cancel()
+            hub.store.close()
 
 
 def serve_websocket(host: str = "127.0.0.1", port: int = 8765, db: str | None = None, web: bool = False,
