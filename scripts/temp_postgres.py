@@ -11,6 +11,7 @@ makes, and the programs run through ``runuser``. The superuser ``innoscript`` ha
 and connects over TCP (scram-sha-256); the socket folder is the server user's alone.
 
 ``durable=False`` (the tests) turns fsync off: the tests kill servers of games, never PostgreSQL.
+``settings`` are more ``name=value`` settings of the server (the benchmark's ``synchronous_commit=off``).
 ``TempPostgres(existing=URL)`` starts nothing and makes its databases in that server instead (its
 user may create databases), dropping them again at ``stop``.
 """
@@ -52,8 +53,9 @@ def _free_port() -> int:
 
 
 class TempPostgres:
-    def __init__(self, durable: bool = True, existing: str | None = None):
+    def __init__(self, durable: bool = True, existing: str | None = None, settings=()):
         self.durable = durable
+        self.settings = list(settings)
         self.existing = existing
         self.made: list[str] = []        # the databases made in an existing server
         self.folder: Path | None = None
@@ -104,6 +106,7 @@ class TempPostgres:
                             "-c max_connections=100", "-c shared_buffers=64MB"]
                 if not self.durable:
                     settings += ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]
+                settings += [f"-c {setting}" for setting in self.settings]
                 r = self._cmd(self._bin / "pg_ctl", "-D", self.folder / "data", "-l", self.folder / "log", "-w",
                               "-t", "60", "-o", " ".join(settings), "start")
                 if r.returncode == 0:

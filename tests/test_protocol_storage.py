@@ -215,6 +215,7 @@ def test_the_store_contract(store_of):
     assert store.update("g1", 1, moved, None, [], events=[{"type": "draw"}]) == 2
     assert store.events("g1", 2) in ([{"type": "draw"}], [])   # kept where the store tells other servers
     assert store.events("g1", 1) == []
+    told = bool(store.events("g1", 2))
     for stale in (1, 0, 3, -1):   # a writer computed from any other version loses, and changes nothing
         with pytest.raises(Conflict):
             store.update("g1", stale, dict(state, x="lost"), None, [])
@@ -235,6 +236,7 @@ def test_the_store_contract(store_of):
     for t in threads:
         t.join()
     assert wins == [3] and len(errors) == 5 and store.version("g1") == 3
+    assert store.events("g1", 3, 1) == ([{"type": "draw"}] if told else [])   # two writes' events, in order
     over = dict(state, phase="over")
     assert store.update("g1", 3, over, None, []) == 4
     with pytest.raises(Conflict):   # a finished game is never written again, even by the current version
@@ -481,6 +483,38 @@ def test_an_answer_through_one_server_is_pushed_at_once_by_another(pg_db, tmp_pa
         a.kill()
         b.kill()
     assert "Traceback" not in log.read_text()
+
+
+def test_a_server_behind_by_several_writes_pushes_all_their_events(pg_db):
+    """Server A's seat has seen version v; server B writes v+1 and v+2 before A hears of either (a burst,
+    or A busy): A pushes once, the view of v+2 with the events of both writes, as B's seat got them. The
+    events kept are checked like any input: a damaged entry is left out, the others are pushed."""
+    a_store, b_store = open_store(pg_db), open_store(pg_db)
+    try:
+        a, b = Hub(a_store), Hub(b_store)
+        created = ask(a, {"type": "create", "players": 2, "seed": 5, "bots": [None, "random"]})
+        gid, token = created["game"], created["seats"][0]
+        ask(a, {"type": "join", "game": gid, "player": 0, "token": token}, conn="a-seat")
+        ask(b, {"type": "join", "game": gid, "player": 0, "token": token}, conn="b-seat")
+        rng, replies = random.Random(5), []
+        for _ in range(2):
+            d = ask(b, {"type": "view", "game": gid, "player": 0, "token": token})["view"]["decision"]
+            out = b.handle("b-answer", json.dumps({"type": "answer", "game": gid, "player": 0, "token": token,
+                                                   "decision": d["id"], "answer": answer_for(d, rng)}))
+            replies.append(dict(out[1][1]))   # b-seat's push: what a seat on B got
+        pushes = a.changed(gid, replies[-1]["version"])
+        assert [conn for conn, _ in pushes] == ["a-seat"]
+        push = pushes[0][1]
+        assert push["version"] == replies[-1]["version"] and push["view"] == replies[-1]["view"]
+        assert push["events"] == replies[0]["events"] + replies[1]["events"] and push["events"]
+        assert a.changed(gid, replies[-1]["version"]) == []   # told twice: pushed once
+        raw_sql(pg_db, "UPDATE game_events SET events = '{broken' WHERE id = ? AND version = ?",
+                (gid, replies[0]["version"]))
+        assert a_store.events(gid, replies[-1]["version"], replies[0]["version"] - 1) == \
+            b_store.events(gid, replies[-1]["version"])
+    finally:
+        a_store.close()
+        b_store.close()
 
 
 def test_notices_between_stores(pg_db):

@@ -14,8 +14,10 @@ that writes a game also sends ``game version server`` on the channel
 and never for one that lost).  A server that subscribes listens on a
 connection of its own and hands every other server's notice to its callback,
 so a seat connected to one server sees at once an answer given through
-another; the events of the latest write are kept beside the game, so that
-server's push carries them as the answering server's did.  When the listening
+another.  The events of each write are kept (those of a game's last
+``EVENTS_KEPT`` writes, in the table ``game_events``, written by the same
+statement), so that server's push carries them as the answering server's did,
+all of them when it pushes several writes at once.  When the listening
 connection is lost it is made again, and the callback hears ``(None, None)``:
 notices may have been missed.
 
@@ -53,6 +55,7 @@ SCHEMA_LOCK = 0x1A7E5C0   # the advisory lock that serialises making the table (
 POOL_SIZE = 12            # connections at most (the WebSocket server has 8 worker threads)
 CONNECT_SECONDS = 10
 STATEMENT_SECONDS = 30    # a statement that waits longer (a lock held by a stuck client) fails
+EVENTS_KEPT = 64          # writes of a game whose events are kept for other servers' pushes
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS games (
         id       TEXT PRIMARY KEY,
@@ -66,13 +69,19 @@ SCHEMA = [
         updated  DOUBLE PRECISION NOT NULL,
         players  INTEGER NOT NULL DEFAULT 0,
         phase    TEXT NOT NULL DEFAULT '',
-        tokens   TEXT NOT NULL DEFAULT '{}',
-        events   TEXT NOT NULL DEFAULT '[]'
+        tokens   TEXT NOT NULL DEFAULT '{}'
     )""",
     "CREATE INDEX IF NOT EXISTS games_by_age ON games (created, id)",
+    """CREATE TABLE IF NOT EXISTS game_events (
+        id       TEXT NOT NULL,
+        version  BIGINT NOT NULL,
+        events   TEXT NOT NULL,
+        PRIMARY KEY (id, version)
+    )""",
 ]
-COLUMNS = {"id", "edition", "version", "state", "undo", "since", "bots", "created", "updated", "players", "phase",
-           "tokens", "events"}
+COLUMNS = {"games": {"id", "edition", "version", "state", "undo", "since", "bots", "created", "updated", "players",
+                     "phase", "tokens"},
+           "game_events": {"id", "version", "events"}}
 URL = re.compile(r"^postgres(?:ql)?://", re.I)
 NOTICE = re.compile(r"^([0-9A-Za-z_-]{1,64}) ([0-9]{1,16}) ([0-9a-f]{16})$")
 
@@ -129,15 +138,17 @@ class PostgresStore(GameStore):
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))   # two servers starting at once
                 for statement in SCHEMA:
                     conn.execute(statement)
-                have = {r[0] for r in conn.execute("SELECT column_name FROM information_schema.columns "
-                                                   "WHERE table_schema = current_schema() AND table_name = 'games'")}
+                have = {table: {r[0] for r in conn.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() "
+                    "AND table_name = %s", (table,))} for table in COLUMNS}
         except psycopg.Error as err:
             conn.close()
             raise StorageError(f"cannot prepare the games table in {self.path}: {self._redact(err, whole=True)}") from None
-        if not COLUMNS <= have:
-            conn.close()
-            raise StorageError(f"{self.path} has a table 'games' that is not this program's (it lacks "
-                               f"{', '.join(sorted(COLUMNS - have))})")
+        for table, columns in COLUMNS.items():
+            if not columns <= have[table]:
+                conn.close()
+                raise StorageError(f"{self.path} has a table '{table}' that is not this program's (it lacks "
+                                   f"{', '.join(sorted(columns - have[table]))})")
         self._release(conn)
 
     # ------------------------------------------------------------ connections
@@ -207,12 +218,17 @@ class PostgresStore(GameStore):
 
     def update(self, gid: str, old_version: int, state: dict, undo: str | None, since: list,
                events: list | None = None) -> int:
-        rows = self._run(
-            "WITH moved AS (UPDATE games SET version = version + 1, state = %s, undo = %s, since = %s, events = %s, "
-            "phase = %s, updated = %s WHERE id = %s AND version = %s AND phase <> 'over' RETURNING version) "
-            "SELECT version, pg_notify(%s, %s || ' ' || version || ' ' || %s) FROM moved",
-            (json.dumps(state), undo, json.dumps(since), json.dumps(events or []), state["phase"], time.time(),
-             gid, old_version, CHANNEL, gid, self.origin), write=True)
+        rows = self._run(   # one statement: the write, its events, the events no longer kept, and the notice
+            "WITH moved AS (UPDATE games SET version = version + 1, state = %(state)s, undo = %(undo)s, "
+            "since = %(since)s, phase = %(phase)s, updated = %(now)s "
+            "WHERE id = %(id)s AND version = %(old)s AND phase <> 'over' RETURNING version), "
+            "kept AS (INSERT INTO game_events (id, version, events) SELECT %(id)s, version, %(events)s FROM moved), "
+            "gone AS (DELETE FROM game_events WHERE id = %(id)s AND version <= %(old)s + 1 - %(kept)s "
+            "AND EXISTS (SELECT 1 FROM moved)) "
+            "SELECT version, pg_notify(%(channel)s, %(id)s || ' ' || version || ' ' || %(origin)s) FROM moved",
+            {"state": json.dumps(state), "undo": undo, "since": json.dumps(since), "phase": state["phase"],
+             "now": time.time(), "id": gid, "old": old_version, "events": json.dumps(events or []),
+             "kept": EVENTS_KEPT, "channel": CHANNEL, "origin": self.origin}, write=True)
         if not rows:
             raise Conflict(gid)
         if rows[0][0] != old_version + 1:
@@ -231,15 +247,21 @@ class PostgresStore(GameStore):
         rows = self._run("SELECT edition, version, state, undo, since, bots, tokens FROM games WHERE id = %s", (gid,))
         return decode_row(gid, *rows[0]) if rows else None
 
-    def events(self, gid: str, version: int) -> list:
-        """The events of the write that made `version` ([] if the game has moved on, or they are not a list of
-        objects: they only fill a log)."""
-        rows = self._run("SELECT events FROM games WHERE id = %s AND version = %s", (gid, version))
-        try:
-            events = json.loads(rows[0][0]) if rows and isinstance(rows[0][0], str) else []
-        except (ValueError, RecursionError):
-            return []
-        return events if isinstance(events, list) and all(isinstance(e, dict) for e in events) else []
+    def events(self, gid: str, version: int, since: int | None = None) -> list:
+        """The events of the writes after version `since` up to `version` (default: of that write alone), those
+        kept (the last EVENTS_KEPT writes). Events that are not a list of objects are left out: they only fill
+        a log."""
+        rows = self._run("SELECT events FROM game_events WHERE id = %s AND version > %s AND version <= %s "
+                         "ORDER BY version", (gid, version - 1 if since is None else since, version))
+        out = []
+        for (text,) in rows:
+            try:
+                events = json.loads(text) if isinstance(text, str) else None
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(events, list) and all(isinstance(e, dict) for e in events):
+                out += events
+        return out
 
     def list(self, offset: int = 0, limit: int = 50) -> tuple[list[dict], int]:
         total = self._run("SELECT COUNT(*) FROM games")[0][0]

@@ -451,8 +451,9 @@ class Hub:
     def changed(self, gid: str | None, version: int | None = None) -> list[tuple[object, dict]]:
         """Another server stored `version` of a game (the store's notice; a version of None: look at the stored
         one; a game of None: notices may have been missed, so every joined game). The connections here that
-        joined it get an ``update`` with that write's events, as they do for an answer given here; nothing
-        for a game nobody here joined, or one this Hub has at that version already (its own write)."""
+        joined it get an ``update`` with the events of the writes since the version they saw, as they do for an
+        answer given here; nothing for a game nobody here joined, or one this Hub has at that version already
+        (its own write)."""
         if gid is None:
             with self.lock:
                 joined = sorted({g for games in self.seats.values() for g in games})
@@ -466,9 +467,10 @@ class Hub:
                 version = self.store.version(gid)
             if version is None or (entry is not None and entry["version"] >= version):
                 return []
+            seen = entry["version"] if entry is not None else None
             entry = self.get(gid)   # read back from the store
             with entry["lock"]:
-                events = self.store.events(gid, entry["version"])
+                events = self.store.events(gid, entry["version"], seen)
                 return self._pushes(gid, entry, events)
         except (ProtocolError, BadSave, Conflict, StorageError, sqlite3.Error):   # gone, or unreadable: its seats
             self._evict(gid)                                                     # hear of it when they ask

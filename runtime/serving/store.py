@@ -102,9 +102,10 @@ class GameStore:
     - a failing database is ``StorageError`` (or sqlite3.Error from SQLite), and nothing was written;
     - ``subscribe(callback)``: a store shared by several servers calls ``callback(game, version)`` (from
       a thread of its own) when another server stored a new version of a game, and ``callback(None,
-      None)`` when notices may have been missed; ``events(game, version)`` gives the events of the write
-      that made that version (what the other server's seats got), or [] when they are not kept. A store
-      that tells nothing (SQLite) never calls back: its servers see each other's writes when asked.
+      None)`` when notices may have been missed; ``events(game, version, since)`` gives the events of the
+      writes after version `since` up to `version` (default: the write that made `version`), what the other
+      server's seats got, or [] when they are not kept. A store that tells nothing (SQLite) never calls
+      back: its servers see each other's writes when asked.
     """
 
     path: str = ""   # where the games are, as shown to a person (a file; a URL without its password)
@@ -129,7 +130,7 @@ class GameStore:
     def subscribe(self, callback) -> None:
         """Changes stored by other servers are not told (see the class's docstring)."""
 
-    def events(self, gid: str, version: int) -> list:
+    def events(self, gid: str, version: int, since: int | None = None) -> list:
         return []
 
     def close(self) -> None:
