@@ -86,7 +86,10 @@ class TempPostgres:
             if not shutil.which("runuser"):
                 raise Unavailable("running as root, and there is no runuser to run PostgreSQL as 'postgres'")
             self._run_as = ["runuser", "-u", "postgres", "--"]
-        self.folder = Path(tempfile.mkdtemp(prefix="innoscript-pg-"))
+        parent = tempfile.gettempdir()
+        if owner is not None and not os.stat(parent).st_mode & 0o001:   # the server's user must pass through it
+            parent = "/tmp"
+        self.folder = Path(tempfile.mkdtemp(prefix="innoscript-pg-", dir=parent))
         try:
             password = secrets.token_hex(16)
             pwfile = self.folder / "pw"

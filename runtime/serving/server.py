@@ -63,6 +63,13 @@ def serve_stdio(db: str | None = None, inp=None, out=None) -> None:
     inp = inp or sys.stdin
     out = out or sys.stdout
     hub = Hub(open_store(db))
+    try:
+        _stdio_loop(hub, inp, out)
+    finally:
+        hub.store.close()
+
+
+def _stdio_loop(hub: Hub, inp, out) -> None:
     conn = "stdio"
     while True:
         line = inp.readline(LIMITS["message_bytes"] + 2)   # a line is never read whole beyond the limit
