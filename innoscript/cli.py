@@ -841,10 +841,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--options", metavar="JSON", help=OPTIONS_HELP)
     c.set_defaults(func=cmd_play)
 
-    c = _sub(sub, "serve", "serve the JSON protocol (stdio or WebSocket), games kept in SQLite", [
+    c = _sub(sub, "serve", "serve the JSON protocol (stdio or WebSocket), games kept in SQLite or PostgreSQL", [
         ("innoscript serve --stdio", "one JSON message per line, for a frontend that starts it"),
         ("innoscript serve --web", "the web playground at http://127.0.0.1:8765/"),
-        ("innoscript serve --port 9000 --db games.sqlite", "WebSocket on another port and database")])
+        ("innoscript serve --port 9000 --db games.sqlite", "WebSocket on another port and database"),
+        ("innoscript serve --port 9000 --db postgresql://inno@db.example/games",
+         "games in PostgreSQL, shared with other servers on that database")])
     c.add_argument("--stdio", action="store_true", help="one JSON message per line on standard input/output")
     c.add_argument("--web", action="store_true", help="also serve the web playground at http://HOST:PORT/")
     c.add_argument("--port", type=_int_in(0, 65535), default=8765, help="WebSocket port")
@@ -853,7 +855,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--allow-origin", action="append", metavar="ORIGIN",
                    help="a web page origin (e.g. https://example.org) that may also open the WebSocket; repeatable "
                         "(default: only the web app's own origin)")
-    c.add_argument("--db", metavar="FILE", help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite)")
+    c.add_argument("--db", metavar="FILE|URL",
+                   help="SQLite file for the games (default: ~/.local/share/innoscript/games.sqlite), or a "
+                        "postgresql:// URL: games in PostgreSQL, shared by every server given the same URL")
     c.add_argument("--allow-seeds", action="store_true",
                    help="let 'create' name the seed that deals the game (tests only: whoever knows a game's seed knows "
                         "every hand; by default each game is dealt from a seed of the server's own that no one sees)")
@@ -1046,12 +1050,16 @@ def _failed(prog: str, err: Exception) -> int:
     """A command's failure on one line, with its exit status (imported only then: --help stays quick)."""
     import sqlite3
     from innoscript.core.diagnostics import CompileError
+    try:
+        from innoscript.runtime.serving.store import StorageError
+    except Exception:   # the runtime itself failed to import: the failure is still one line
+        StorageError = ()
     if isinstance(err, CompileError):
         return _errors_out(err)
     if isinstance(err, Misuse):
         print(f"error[{err.code}]: {err}" if err.code else f"{prog}: error: {err}", file=sys.stderr)
         return 2
-    if isinstance(err, (OSError, sqlite3.Error, ValueError)):
+    if isinstance(err, (OSError, sqlite3.Error, StorageError, ValueError)):
         print(f"{prog}: error: {_one_line(err)}", file=sys.stderr)
         return 2
     # a bug: still one line, never a traceback

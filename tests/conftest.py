@@ -41,3 +41,41 @@ def bundle3e():
 def regenerate() -> bool:
     """Set INNOSCRIPT_REGEN=1 to rewrite golden files instead of comparing."""
     return os.environ.get("INNOSCRIPT_REGEN") == "1"
+
+
+# PostgreSQL for the store tests: a server of the session's own, in a temporary folder
+# (scripts/temp_postgres.py; scripts/ensure-postgresql installs Debian's package where it is missing), or
+# the one that INNOSCRIPT_TEST_POSTGRES names (a postgresql:// URL whose user may create databases).
+# Where PostgreSQL can be neither installed nor started, its tests skip with the reason.
+@pytest.fixture(scope="session")
+def postgres():
+    import subprocess
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from temp_postgres import TempPostgres, Unavailable
+    existing = os.environ.get("INNOSCRIPT_TEST_POSTGRES")
+    if not existing:
+        try:
+            r = subprocess.run([str(ROOT / "scripts" / "ensure-postgresql")], capture_output=True, text=True,
+                               timeout=900, stdin=subprocess.DEVNULL)
+        except (OSError, subprocess.TimeoutExpired) as err:
+            pytest.skip(f"PostgreSQL cannot be installed here: {err}")
+        if r.returncode != 0:
+            pytest.skip("PostgreSQL cannot be installed here: "
+                        + ((r.stderr or r.stdout).strip().splitlines() or ["ensure-postgresql failed"])[-1])
+    server = TempPostgres(durable=False, existing=existing)
+    try:
+        server.start()
+    except Unavailable as err:
+        pytest.skip(f"PostgreSQL cannot be started here: {err}")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request, tmp_path):
+    """A --db value naming a new, empty database: a SQLite file, and a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "g.sqlite")
+    return request.getfixturevalue("postgres").new_database()

@@ -67,6 +67,11 @@ MISUSES = [
     ("serve --port x", "not a whole number"),
     ("serve --stdio --db {tmp}/afile/games.sqlite", "error"),
     ("serve --stdio --db {tmp}/adir", "error"),
+    ("serve --stdio --db mysql://inno:hunter2@db/games", "'mysql' is not a database this server keeps games in"),
+    ("serve --stdio --db postgresql://inno:hunter2@[::1/games", "not a PostgreSQL URL"),
+    ("serve --stdio --db postgresql://inno:hunter2@db/games?nosuch=1", "not a PostgreSQL URL"),
+    ("serve --stdio --db postgresql://inno:hunter2@127.0.0.1:1/games", "cannot connect to postgresql://inno@127.0.0.1:1/games"),
+    ("serve --stdio --db postgresql://inno:hunter2@127.0.0.1:99999/games", "invalid port number"),
     ("diff --from 9e", "unknown edition '9e' given to --from"),
     ("diff --to 2e", "unknown edition '2e' given to --to"),
     ("render Archery --edition 5e", "unknown edition"),
@@ -94,14 +99,18 @@ def test_misuse_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch, argv, mess
     assert len(lines) == 1, out.err
     assert message in lines[0], lines[0]
     assert "Traceback" not in out.err + out.out
+    assert "hunter2" not in out.err + out.out   # a database URL's password is never shown
 
 
 @pytest.mark.parametrize("argv", ["play --players 5", "play --edition 5e", "serve --stdio --db /dev/null/x.sqlite",
-                                  "soak --players x"])
+                                  "soak --players x", "serve --port 0 --db postgresql://inno:hunter2@127.0.0.1:1/g",
+                                  ["serve", "--stdio", "--db", ""], ["serve", "--stdio", "--db", " "]])
 def test_misuse_as_a_process(argv):
-    r = subprocess.run([sys.executable, "-m", "innoscript.cli", *argv.split()], capture_output=True, text=True,
+    argv = argv.split() if isinstance(argv, str) else argv
+    r = subprocess.run([sys.executable, "-m", "innoscript.cli", *argv], capture_output=True, text=True,
                        stdin=subprocess.DEVNULL, timeout=120)
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "hunter2" not in r.stderr
 
 
 def _terminal(lines, game=None):

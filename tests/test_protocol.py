@@ -1,5 +1,6 @@
 """The JSON protocol end to end: a whole game over stdio from another process and over
-WebSocket, bad messages, and a server killed mid-game that resumes from SQLite."""
+WebSocket, bad messages, and a server killed mid-game that resumes from its database (SQLite and
+PostgreSQL)."""
 import json
 import os
 import random
@@ -162,9 +163,9 @@ def test_whole_game_over_websocket_with_a_bot(tmp_path):
         server.kill()
 
 
-def test_server_killed_mid_game_resumes_from_the_database(tmp_path):
+def test_server_killed_mid_game_resumes_from_the_database(db):
+    """On both stores (the `db` fixture: SQLite and PostgreSQL)."""
     from websockets.sync.client import connect
-    db = tmp_path / "g.sqlite"
     server = WsServer(db, free_port())
     rng = random.Random(3)
     with connect(f"ws://127.0.0.1:{server.port}") as conn:
@@ -189,8 +190,7 @@ def test_server_killed_mid_game_resumes_from_the_database(tmp_path):
         server.kill()
 
 
-def test_two_servers_share_one_database(tmp_path):
-    db = tmp_path / "g.sqlite"
+def test_two_servers_share_one_database(db):
     a, b = Stdio(db), Stdio(db)
     try:
         created = a.ask({"type": "create", "players": 2, "seed": 5})[0]

@@ -69,7 +69,7 @@ from ..rules.invariants import violations
 from ..rules.sets import report as set_report
 from . import sandbox, workers
 from .quotas import QuotaError, Quotas
-from .store import Conflict, Store
+from .store import Conflict, StorageError, Store
 
 PROTOCOL_VERSION = 1
 
@@ -317,7 +317,7 @@ class Hub:
         except RuntimeFault as err:
             self._evict(gid)
             return [(conn, self._error("runtime_fault", str(err), request))]
-        except sqlite3.Error as err:
+        except (sqlite3.Error, StorageError) as err:
             self._evict(gid)
             return [(conn, self._error("storage", f"the game database failed: {err}; nothing was changed", request))]
         except Exception as err:   # a bug must not take the server down: report it, reload the game from the store
@@ -450,9 +450,9 @@ class Hub:
                 raise ProtocolError("bot_loop", "the bots did not reach a person's decision; nothing was changed")
         return events
 
-    def _persist(self, gid: str, entry) -> None:
-        game = entry["game"]
-        entry["version"] = self.store.update(gid, entry["version"], game.state, *game.undo_record())
+    def _persist(self, gid: str, entry, events: list | None = None) -> None:
+        game = entry["game"]   # the events go with the write: other servers' pushes carry them (pgstore.py)
+        entry["version"] = self.store.update(gid, entry["version"], game.state, *game.undo_record(), events=events)
 
     def _pushes(self, gid: str, entry, events: list[dict], skip=None) -> list[tuple[object, dict]]:
         """The update each joined connection gets: made once per seat (the spectators' once for them all) and
@@ -526,6 +526,35 @@ class Hub:
         extra = {"sets": set_report(game.cards)} if game.cards.set_names else {}
         return [(conn, self._reply(msg, type="created", game=gid, players=players, edition=edition,
                                    seats=given["seats"], owner=given["owner"], **extra))]
+
+    # ------------------------------------------------------------ changes stored by another server
+    def changed(self, gid: str | None, version: int | None = None) -> list[tuple[object, dict]]:
+        """Another server stored `version` of a game (the store's notice; a version of None: look at the stored
+        one; a game of None: notices may have been missed, so every joined game). The connections here that
+        joined it get an ``update`` with the events of the writes since the version they saw, as they do for an
+        answer given here; nothing for a game nobody here joined, or one this Hub has at that version already
+        (its own write)."""
+        if gid is None:
+            with self.lock:
+                joined = sorted({g for games in self.seats.values() for g in games})
+            return [push for g in joined for push in self.changed(g)]
+        with self.lock:
+            if not any(gid in games for games in self.seats.values()):
+                return []   # a copy kept in memory is reloaded when asked for (get compares versions)
+            entry = self.games.get(gid)
+        try:
+            if version is None:
+                version = self.store.version(gid)
+            if version is None or (entry is not None and entry["version"] >= version):
+                return []
+            seen = entry["version"] if entry is not None else None
+            entry = self.get(gid)   # read back from the store
+            with entry["lock"]:
+                events = self.store.events(gid, entry["version"], seen)
+                return self._pushes(gid, entry, events)
+        except (ProtocolError, BadSave, Conflict, StorageError, sqlite3.Error):   # gone, or unreadable: its seats
+            self._evict(gid)                                                     # hear of it when they ask
+            return []
 
     # ------------------------------------------------------------ messages
     def do_hello(self, conn, msg):
@@ -668,7 +697,7 @@ class Hub:
             try:
                 events = game.apply(answer, seat)
                 events += self._play_bots(entry)
-                self._persist(gid, entry)
+                self._persist(gid, entry, events)
             except BaseException:
                 self._evict(gid)   # the game in memory may be ahead of the store: reload it next time
                 raise

@@ -1,8 +1,12 @@
 """Transports for the JSON protocol: stdio (one message per line) and WebSocket.
 
 Both hand every message to one ``Hub`` (runtime/serving/protocol.py); the server
-never dies on a bad message, and every game lives in the SQLite store, so a
-killed server resumes every game when started again on the same file.
+never dies on a bad message, and every game lives in the store that ``--db``
+names (``open_store``: a SQLite file, the default, or a PostgreSQL URL), so a
+killed server resumes every game when started again on the same database.
+With PostgreSQL several servers share the games, and the WebSocket server
+pushes to its joined connections the answers stored by the others, as it does
+its own (the store's notices, handled in order on a worker thread).
 
 The WebSocket server handles each message on a worker thread, never on its
 event loop, so one client's work (a long bot turn, a card in the sandbox)
@@ -22,18 +26,45 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import socket
 import sys
 import time
+import traceback
 from concurrent.futures import ThreadPoolExecutor
 
 from .protocol import LIMITS, Hub
 from .quotas import Quotas
-from .store import Store
+from .store import GameStore, StorageError, Store
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 WORKERS = 12              # threads serving messages (a check or a trial holds one while it waits for its process)
 PUSH_BACKLOG = 8 << 20    # bytes of updates a connection may leave unread before it is closed
+URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def open_store(db: str | None = None) -> GameStore:
+    """The store that a --db value names: a ``postgresql://`` (or ``postgres://``) URL is PostgreSQL
+    (runtime/serving/pgstore.py), anything else without a scheme a SQLite file (None: the default file).
+    ValueError or StorageError, one line, for a value that names neither or a database that cannot be used."""
+    if db is None:
+        return Store()
+    db = str(db)
+    if not db.strip():
+        raise ValueError("--db: give a SQLite file or a postgresql:// URL, not an empty value")
+    if "\x00" in db:
+        raise ValueError("--db: a NUL character is in neither a file name nor a URL")
+    scheme = URL_SCHEME.match(db)
+    if scheme is None:
+        return Store(db)
+    if scheme.group(1).lower() not in ("postgresql", "postgres"):
+        raise ValueError(f"--db: {scheme.group(1)[:20]!r} is not a database this server keeps games in "
+                         "(a SQLite file, or a postgresql:// URL)")
+    try:
+        from . import pgstore
+    except ImportError as err:
+        raise StorageError(f"PostgreSQL needs the psycopg package (pip install 'psycopg[binary]'): {err}") from None
+    return pgstore.PostgresStore(db)
 
 
 def serve_stdio(db: str | None = None, inp=None, out=None, allow_seeds: bool = False,
@@ -41,25 +72,30 @@ def serve_stdio(db: str | None = None, inp=None, out=None, allow_seeds: bool = F
     """One local frontend: no quotas (runtime/serving/quotas.py)."""
     inp = inp or sys.stdin
     out = out or sys.stdout
-    hub = Hub(Store(db), allow_seeds=allow_seeds, storage=storage)
-    conn = "stdio"
+    hub = Hub(open_store(db), allow_seeds=allow_seeds, storage=storage)
     try:
-        while True:
-            line = inp.readline(LIMITS["message_bytes"] + 2)   # a line is never read whole beyond the limit
-            if not line:
-                break
-            if not line.endswith("\n") and len(line) > LIMITS["message_bytes"]:
-                while True:   # skip the rest of the overlong line
-                    rest = inp.readline(1 << 16)
-                    if not rest or rest.endswith("\n"):
-                        break
-            if not line.strip():
-                continue
-            for _target, msg in hub.handle(conn, line):
-                out.write(json.dumps(msg, separators=(",", ":")) + "\n")
-            out.flush()
+        _stdio_loop(hub, inp, out)
     finally:
         hub.close()
+        hub.store.close()
+
+
+def _stdio_loop(hub: Hub, inp, out) -> None:
+    conn = "stdio"
+    while True:
+        line = inp.readline(LIMITS["message_bytes"] + 2)   # a line is never read whole beyond the limit
+        if not line:
+            break
+        if not line.endswith("\n") and len(line) > LIMITS["message_bytes"]:
+            while True:   # skip the rest of the overlong line
+                rest = inp.readline(1 << 16)
+                if not rest or rest.endswith("\n"):
+                    break
+        if not line.strip():
+            continue
+        for _target, msg in hub.handle(conn, line):
+            out.write(json.dumps(msg, separators=(",", ":")) + "\n")
+        out.flush()
 
 
 WEB_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -127,20 +163,11 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
     from websockets.asyncio.server import broadcast, serve
     from websockets.exceptions import ConnectionClosed
 
-    hub = Hub(Store(db), allow_seeds=allow_seeds, quotas=Quotas(quotas), storage=storage)
+    hub = Hub(open_store(db), allow_seeds=allow_seeds, quotas=Quotas(quotas), storage=storage)
     conns: dict = {}
     pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="innoscript")
     loop = asyncio.get_running_loop()
     origins = allowed_origins(host, port, web, allow_origins)
-
-    def check_request(connection, request):
-        if request.headers.get("Upgrade", "").lower() == "websocket":
-            if request.headers.get("Origin") not in origins:
-                return _plain(403, "this origin may not open the game server's WebSocket\n")
-            return None
-        if web:
-            return _static(connection, request)
-        return None
 
     def push(peers: list, text: str) -> None:
         """An update to other connections, without waiting for them: one that leaves too much unread is closed."""
@@ -152,6 +179,59 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
             else:
                 ready.append(peer)
         broadcast(ready, text)
+
+    async def send(replies, ws=None) -> None:
+        """The replies to `ws` (the connection that asked; None for another server's write) in order, and
+        every other connection's update pushed."""
+        texts: dict[int, str] = {}     # each distinct message made text once (the spectators share one)
+        pushes: dict[int, list] = {}
+        for target, msg in replies:
+            if id(msg) not in texts:
+                texts[id(msg)] = json.dumps(msg, separators=(",", ":"))
+            if ws is not None and target is ws:
+                await ws.send(texts[id(msg)])
+            elif target in conns:
+                pushes.setdefault(id(msg), []).append(target)
+        for key, peers in pushes.items():
+            push(peers, texts[key])
+
+    # Games another server wrote (the store's notices, from its thread): one entry per game however many
+    # notices came, handled in order, so the pushes of one game leave in the order of its versions.
+    waiting: dict = {}   # game id (None: every joined game) -> the newest version told (None: look)
+    queue: asyncio.Queue = asyncio.Queue()
+
+    def notice(gid, version) -> None:   # on the store's thread
+        loop.call_soon_threadsafe(take_notice, gid, version)
+
+    def take_notice(gid, version) -> None:
+        if gid not in waiting:
+            waiting[gid] = version
+            queue.put_nowait(gid)
+        elif version is None or waiting[gid] is None:
+            waiting[gid] = None
+        else:
+            waiting[gid] = max(waiting[gid], version)
+
+    async def push_changes() -> None:
+        while True:
+            gid = await queue.get()
+            version = waiting.pop(gid, None)
+            try:
+                await send(await loop.run_in_executor(pool, hub.changed, gid, version))
+            except Exception:   # a bug: reported, and the next notice is handled
+                traceback.print_exc()
+
+    hub.store.subscribe(notice)
+    pusher = asyncio.create_task(push_changes())
+
+    def check_request(connection, request):
+        if request.headers.get("Upgrade", "").lower() == "websocket":
+            if request.headers.get("Origin") not in origins:
+                return _plain(403, "this origin may not open the game server's WebSocket\n")
+            return None
+        if web:
+            return _static(connection, request)
+        return None
 
     async def handler(ws):
         address = _address(ws)
@@ -172,18 +252,7 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
                 if not isinstance(message, str):
                     await ws.send(json.dumps(hub._error("bad_message", "send text frames holding JSON")))
                     continue
-                replies = await loop.run_in_executor(pool, hub.handle, ws, message)
-                texts: dict[int, str] = {}     # each distinct message made text once (the spectators share one)
-                pushes: dict[int, list] = {}
-                for target, msg in replies:
-                    if id(msg) not in texts:
-                        texts[id(msg)] = json.dumps(msg, separators=(",", ":"))
-                    if target is ws:
-                        await ws.send(texts[id(msg)])
-                    elif target in conns:
-                        pushes.setdefault(id(msg), []).append(target)
-                for key, peers in pushes.items():
-                    push(peers, texts[key])
+                await send(await loop.run_in_executor(pool, hub.handle, ws, message), ws)
         except ConnectionClosed:   # closed by the client, or for breaking the protocol (a frame over the limit)
             pass
         finally:
@@ -209,7 +278,9 @@ async def _serve_ws(host: str, port: int, db: str | None, ready=None, web: bool 
         try:
             await asyncio.get_running_loop().create_future()
         finally:
+            pusher.cancel()
             hub.close()
+            hub.store.close()
 
 
 def serve_websocket(host: str = "127.0.0.1", port: int = 8765, db: str | None = None, web: bool = False,
