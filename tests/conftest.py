@@ -79,3 +79,33 @@ def db(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "g.sqlite")
     return request.getfixturevalue("postgres").new_database()
+
+
+@pytest.fixture
+def store_of(db):
+    """Opens stores on the test's database (`db`), and closes them afterwards."""
+    from innoscript.runtime.serving.server import open_store
+    made = []
+
+    def make():
+        made.append(open_store(db))
+        return made[-1]
+    yield make
+    for store in made:
+        store.close()
+
+
+def raw_sql(db: str, sql: str, params=()):
+    """A statement run on the database behind the store's back (`?` for each parameter), as anyone with
+    access to the database could."""
+    if db.startswith("postgresql://"):
+        import psycopg
+        with psycopg.connect(db, autocommit=True) as conn:
+            cur = conn.execute(sql.replace("?", "%s"), params)
+            return cur.fetchall() if cur.description else []
+    import sqlite3
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        return conn.execute(sql, params).fetchall()
+    finally:
+        conn.close()

@@ -17,6 +17,7 @@ from innoscript.runtime.serving import protocol, sandbox, workers
 from innoscript.runtime.serving.protocol import MAX_BUNDLES, Hub
 from innoscript.runtime.serving.quotas import QUOTAS, Quotas
 from innoscript.runtime.serving.store import Store
+from conftest import raw_sql
 from protocol_client import check, free_port, wait_for_port
 
 CARD = 'card "Lamp" {\n    age 1\n    color blue\n    icons hex leaf leaf leaf\n    dogma leaf\n}\n\neffect {\n    draw [1]\n}\n'
@@ -256,12 +257,12 @@ def test_one_bundle_per_distinct_set_list_and_the_cache_is_bounded(tmp_path, mon
 
 
 # ---------------------------------------------------------------- the store's housekeeping
-def test_abandoned_games_expire_and_a_full_database_takes_no_new_game(tmp_path):
-    db = tmp_path / "g.sqlite"
-    hub = Hub(Store(db), allow_seeds=True, storage={"expire_seconds": 3600})
+def test_abandoned_games_expire_and_a_full_database_takes_no_new_game(db, store_of):
+    """On both stores (the `db` fixture: SQLite and PostgreSQL)."""
+    hub = Hub(store_of(), allow_seeds=True, storage={"expire_seconds": 3600})
     old = ask(hub, "c", {"type": "create", "players": 2, "seed": 1})
     fresh = ask(hub, "c", {"type": "create", "players": 2, "seed": 2})
-    hub.store.db.execute("UPDATE games SET updated = updated - 7200 WHERE id = ?", (old["game"],))
+    raw_sql(db, "UPDATE games SET updated = updated - 7200 WHERE id = ?", (old["game"],))
     assert hub.expire() == 1
     assert ask(hub, "c", {"type": "view", "game": old["game"]})["code"] == "no_game"
     assert ask(hub, "c", {"type": "view", "game": fresh["game"]})["type"] == "state"

@@ -1,11 +1,12 @@
 """Storage, on both stores (SQLite and PostgreSQL, the `db` fixture of conftest.py): the store's
 contract (every write takes the next version by compare-and-set, an undo is a new write, a finished
-game is never written again), idle games leave memory and come back from the store, damaged rows are
+game is never written again; expiry and size), idle games leave memory and come back from the store, damaged rows are
 a storage error, two servers racing on one database lose no acknowledged answer, and servers killed
 with SIGKILL in the middle of answers lose none either."""
 import json
 import os
 import random
+import secrets
 import signal
 import subprocess
 import sys
@@ -17,21 +18,9 @@ import pytest
 from innoscript.runtime.serving.protocol import Hub
 from innoscript.runtime.serving.server import open_store
 from innoscript.runtime.serving.store import Conflict, StorageError
+from conftest import raw_sql
 from protocol_client import answer_for, check, free_port, wait_for_port
 from test_protocol import Stdio
-
-
-@pytest.fixture
-def store_of(db):
-    """Opens stores on the test's database (`db`), and closes them afterwards."""
-    made = []
-
-    def make():
-        made.append(open_store(db))
-        return made[-1]
-    yield make
-    for store in made:
-        store.close()
 
 
 def ask(hub, msg, conn="c"):
@@ -184,22 +173,6 @@ def test_two_servers_racing_on_one_database_lose_no_acknowledged_answer(db, stor
             s.close()
 
 
-def raw_sql(db: str, sql: str, params=()):
-    """A statement run on the database behind the store's back (`?` for each parameter), as anyone with
-    access to the database could."""
-    if db.startswith("postgresql://"):
-        import psycopg
-        with psycopg.connect(db, autocommit=True) as conn:
-            cur = conn.execute(sql.replace("?", "%s"), params)
-            return cur.fetchall() if cur.description else []
-    import sqlite3
-    conn = sqlite3.connect(db, isolation_level=None)
-    try:
-        return conn.execute(sql, params).fetchall()
-    finally:
-        conn.close()
-
-
 def test_the_store_contract(store_of):
     """What the Hub relies on, asked of the store directly: versions from 1, compare-and-set, a finished
     game never written again, rows read back as written, pages of public facts."""
@@ -250,6 +223,44 @@ def test_the_store_contract(store_of):
     assert store.list(0, 1)[0][0]["over"] is True and store.list(5, 10) == ([], 5)
     with pytest.raises(Exception):   # one id, one game
         store.create("g1", "3e", state, [], tokens)
+
+
+def test_the_store_housekeeping(db, store_of, monkeypatch):
+    """The store's side of the server's expiry and size limit, asked directly: expire deletes exactly the
+    games last written before the time given (and their kept events) and names them; size counts what the
+    games take, and the room of expired games counts no more and is used again."""
+    from innoscript.runtime.serving import pgstore
+    monkeypatch.setattr(pgstore, "SIZE_SECONDS", 0)
+    store = store_of()
+
+    def state():   # 20,000 characters that do not compress much
+        return {"players": [{}, {}], "phase": "action", "x": secrets.token_hex(10000)}
+    empty = store.size()
+    for i in range(1, 5):
+        store.create(f"g{i}", "3e", state(), [None, None], {})
+    for version in range(1, 4):
+        store.update("g2", version, state(), None, [], events=[{"type": "draw", "n": version}])
+    full = store.size()
+    assert full > empty + 4 * 10000, (empty, full)
+    kept = store.load("g3")
+    raw_sql(db, "UPDATE games SET updated = updated - 7200 WHERE id IN (?, ?)", ("g1", "g2"))
+    assert sorted(store.expire(time.time() - 3600)) == ["g1", "g2"]
+    assert store.expire(time.time() - 3600) == []
+    assert store.version("g1") is None and store.load("g2") is None and store.list()[1] == 2
+    assert store.load("g3") == kept and store.events("g2", 4, 0) == []
+    if db.startswith("postgresql://"):
+        assert raw_sql(db, "SELECT COUNT(*) FROM game_events WHERE id = ?", ("g2",)) == [(0,)]
+    after = store.size()
+    assert after < full - 2 * 10000, (full, after)
+    store.create("g5", "3e", state(), [None, None], {})       # in the room the expired games left
+    assert store.size() < full
+    if db.startswith("postgresql://"):   # counted at most every SIZE_SECONDS, and again after an expiry
+        monkeypatch.setattr(pgstore, "SIZE_SECONDS", 3600)
+        counted = store.size()
+        store.create("g6", "3e", state(), [None, None], {})
+        assert store.size() == counted
+        raw_sql(db, "UPDATE games SET updated = updated - 7200 WHERE id IN (?, ?)", ("g5", "g6"))
+        assert sorted(store.expire(time.time() - 3600)) == ["g5", "g6"] and store.size() < counted
 
 
 @pytest.mark.parametrize("column,value,says", [

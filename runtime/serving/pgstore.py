@@ -26,6 +26,10 @@ thread at most.  A connection that failed is dropped; a read is tried once
 more on a new connection, a write never (it may have been committed: the
 seat asks again, and the version or the decision tells).
 
+Abandoned games expire as on SQLite (``expire``, with their kept events), and
+``size`` counts the bytes of the stored values, not the tables' size on disk,
+which never shrinks: the room of expired games is reused by new ones.
+
 What comes back is checked like any input: rows by ``decode_row``, notices by
 their form (any other is ignored), and a table named ``games`` that lacks
 this store's columns is refused.  The URL's password never appears in a
@@ -52,10 +56,14 @@ from .store import Conflict, GameStore, StorageError, decode_row, public_facts
 
 CHANNEL = "innoscript_games"
 SCHEMA_LOCK = 0x1A7E5C0   # the advisory lock that serialises making the table (any constant of this store)
-POOL_SIZE = 12            # connections at most (the WebSocket server has 8 worker threads)
+POOL_SIZE = 12            # connections at most (the WebSocket server has 12 worker threads)
 CONNECT_SECONDS = 10
 STATEMENT_SECONDS = 30    # a statement that waits longer (a lock held by a stuck client) fails
 EVENTS_KEPT = 64          # writes of a game whose events are kept for other servers' pushes
+# a row's bytes besides its text values (header, numbers, its index entries), counted by size()
+GAME_ROW_BYTES = 96
+EVENTS_ROW_BYTES = 64
+SIZE_SECONDS = 10         # size() reads both tables whole (about 0.15 s at 1 GiB): at most this often
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS games (
         id       TEXT PRIMARY KEY,
@@ -126,6 +134,7 @@ class PostgresStore(GameStore):
         self._slots = threading.BoundedSemaphore(POOL_SIZE)
         self._lock = threading.Lock()
         self._callbacks: list = []
+        self._size: tuple[float, int] | None = None   # (when, bytes): size()'s last count
         self._listener: threading.Thread | None = None
         self._closing = threading.Event()
         self.listening = threading.Event()   # set while the listening connection is up (tests wait on it)
@@ -268,6 +277,35 @@ class PostgresStore(GameStore):
         rows = self._run("SELECT id, edition, players, phase FROM games ORDER BY created, id LIMIT %s OFFSET %s",
                          (limit, offset))
         return [public_facts(*row) for row in rows], total
+
+    # ------------------------------------------------------------ housekeeping (the server's STORAGE limits)
+    def expire(self, before: float) -> list[str]:
+        """Delete every game last written before `before`, and its kept events; return their ids."""
+        rows = self._run("WITH gone AS (DELETE FROM games WHERE updated < %s RETURNING id), "
+                         "events AS (DELETE FROM game_events WHERE id IN (SELECT id FROM gone)) "
+                         "SELECT id FROM gone", (before,), write=True)
+        if rows:
+            with self._lock:
+                self._size = None
+        return [gid for (gid,) in rows]
+
+    def size(self) -> int:
+        """Bytes the games and their kept events take: each value as PostgreSQL stores it (compressed or
+        not), counted again at most every SIZE_SECONDS and after an expiry. Not the tables' size on disk
+        (pg_total_relation_size): PostgreSQL keeps the room of deleted rows for new ones and does not give it
+        back, so a database that once reached the limit would stay full however many games expired."""
+        with self._lock:
+            if self._size is not None and time.monotonic() - self._size[0] < SIZE_SECONDS:
+                return self._size[1]
+        rows = self._run(
+            "SELECT (SELECT COALESCE(SUM(pg_column_size(id) + pg_column_size(edition) + pg_column_size(state) "
+            "+ COALESCE(pg_column_size(undo), 0) + pg_column_size(since) + pg_column_size(bots) "
+            "+ pg_column_size(phase) + pg_column_size(tokens) + %s), 0) FROM games) "
+            "+ (SELECT COALESCE(SUM(pg_column_size(id) + pg_column_size(events) + %s), 0) FROM game_events)",
+            (GAME_ROW_BYTES, EVENTS_ROW_BYTES))
+        with self._lock:
+            self._size = (time.monotonic(), int(rows[0][0]))
+        return self._size[1]
 
     # ------------------------------------------------------------ notices between servers
     def subscribe(self, callback) -> None:

@@ -105,7 +105,10 @@ class GameStore:
       None)`` when notices may have been missed; ``events(game, version, since)`` gives the events of the
       writes after version `since` up to `version` (default: the write that made `version`), what the other
       server's seats got, or [] when they are not kept. A store that tells nothing (SQLite) never calls
-      back: its servers see each other's writes when asked.
+      back: its servers see each other's writes when asked;
+    - housekeeping (the Hub's ``STORAGE`` limits): ``expire(before)`` deletes every game last written before
+      `before` (a time.time() value) and returns their ids; ``size()`` is the bytes the games take, not
+      counting the room that deleted games left for new ones (so expiring games makes room).
     """
 
     path: str = ""   # where the games are, as shown to a person (a file; a URL without its password)
@@ -125,6 +128,12 @@ class GameStore:
         raise NotImplementedError
 
     def list(self, offset: int = 0, limit: int = 50) -> tuple[list[dict], int]:
+        raise NotImplementedError
+
+    def expire(self, before: float) -> list[str]:
+        raise NotImplementedError
+
+    def size(self) -> int:
         raise NotImplementedError
 
     def subscribe(self, callback) -> None:
