@@ -301,14 +301,14 @@ def test_damaged_public_facts_and_versions_are_storage_errors(db, store_of):
 
 class Server:
     """A WebSocket server process on the test's database, its log in a file (read at the end). The tests name
-    their games' seeds and drive the server as fast as it answers from one address: no quotas."""
+    their games' seeds and drive the server as fast as it answers from one address: by default no quotas."""
 
-    def __init__(self, db, log):
+    def __init__(self, db, log, quotas=("--no-quotas",)):
         self.port = free_port()
         self.log = log
         with open(log, "a") as err:
             self.p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--port", str(self.port),
-                                       "--db", str(db), "--allow-seeds", "--no-quotas"],
+                                       "--db", str(db), "--allow-seeds", *quotas],
                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
         wait_for_port(self.port)
         self.url = f"ws://127.0.0.1:{self.port}"
@@ -440,13 +440,16 @@ def pg_db(postgres):
 
 
 def test_an_answer_through_one_server_is_pushed_at_once_by_another(pg_db, tmp_path):
-    """A person (seat 0, against a bot) joined through server A and server B, and a spectator on each.
-    Every answer given through A reaches B's connections at once as the very update that A gives (version,
-    events, view), and the answers, a meld and its undo given through B reach A's. Nobody gets a write
-    twice, and a connection that joined nothing gets nothing."""
+    """A person (seat 0, against a bot) joined through server A and server B, a spectator on B and two on A,
+    the servers metering games, spectators and connections as public ones do. Every answer given through A
+    reaches B's connections at once as the very update that A gives (version, events, view), and the
+    answers, a meld and its undo given through B reach A's, the same update to every spectator. Nobody gets
+    a write twice, and a connection that joined nothing gets nothing."""
     from websockets.sync.client import connect
     log = tmp_path / "servers.log"
-    a, b = Server(pg_db, log), Server(pg_db, log)
+    # the default quotas but for the messages' rates: the test answers as fast as the replies come
+    quotas = ("--quota", "messages_per_second=0", "--quota", "address_messages_per_second=0")
+    a, b = Server(pg_db, log, quotas), Server(pg_db, log, quotas)
 
     def ask(conn, msg):
         conn.send(json.dumps(msg))
@@ -455,16 +458,21 @@ def test_an_answer_through_one_server_is_pushed_at_once_by_another(pg_db, tmp_pa
     def pushed(conn):
         return check("server", json.loads(conn.recv(timeout=10)))
     try:
-        with connect(a.url) as a0, connect(a.url) as a_watch, connect(b.url) as b0, connect(b.url) as b_watch, \
-                connect(b.url) as b_idle:
+        with connect(a.url) as a0, connect(a.url) as a_watch, connect(a.url) as a_watch2, connect(b.url) as b0, \
+                connect(b.url) as b_watch, connect(b.url) as b_idle:
             created = ask(a0, {"type": "create", "players": 2, "seed": 21, "bots": [None, "random"]})
             gid, token = created["game"], created["seats"][0]
-            for conn, seat in ((a0, 0), (b0, 0), (a_watch, None), (b_watch, None)):
+            watching = (a_watch, a_watch2, b_watch)
+
+            def spectators_updated():   # the same update on every spectator, on both servers
+                updates = [pushed(conn) for conn in watching]
+                return all(u == updates[0] for u in updates) and updates[0]["type"] == "update"
+            for conn, seat in ((a0, 0), (b0, 0), (a_watch, None), (a_watch2, None), (b_watch, None)):
                 ask(conn, {"type": "join", "game": gid, "player": seat, **({"token": token} if seat == 0 else {})})
             ask(b_idle, {"type": "hello"})
             rng, latencies, with_events = random.Random(21), [], 0
             for n in range(60):
-                here, there, watch_here, watch_there = (a0, b0, a_watch, b_watch) if n < 8 else (b0, a0, b_watch, a_watch)
+                here, there = (a0, b0) if n < 8 else (b0, a0)
                 view = ask(here, {"type": "view", "game": gid, "player": 0, "token": token})["view"]
                 d = view["decision"]
                 melds = [o for o in d["options"] if isinstance(o, dict) and o.get("type") == "meld"] \
@@ -476,17 +484,17 @@ def test_an_answer_through_one_server_is_pushed_at_once_by_another(pg_db, tmp_pa
                 remote = pushed(there)
                 latencies.append(time.monotonic() - start)
                 assert remote == reply, "the other server pushed another update than the answer's reply"
-                assert pushed(watch_there) == pushed(watch_here)            # the spectators' update, on both
+                assert spectators_updated()
                 with_events += bool(remote["events"])
                 if melds and reply["view"]["can_undo"]:
                     undone = ask(here, {"type": "undo", "game": gid, "player": 0, "token": token})
                     assert undone["type"] == "update" and undone["version"] == reply["version"] + 1
-                    assert pushed(there) == undone and pushed(watch_there) == pushed(watch_here)
+                    assert pushed(there) == undone and spectators_updated()
                     break
             else:
                 raise AssertionError("no undoable meld in 60 answers")
             assert with_events >= 5
-            for conn in (a0, a_watch, b0, b_watch, b_idle):
+            for conn in (a0, b0, b_idle, *watching):
                 with pytest.raises(TimeoutError):   # nothing twice; nothing to the connection that joined nothing
                     conn.recv(timeout=0.3)
             print(f"pushes by the other server: {len(latencies)}, slowest {max(latencies) * 1000:.1f} ms "
@@ -500,26 +508,35 @@ def test_an_answer_through_one_server_is_pushed_at_once_by_another(pg_db, tmp_pa
 
 def test_a_server_behind_by_several_writes_pushes_all_their_events(pg_db):
     """Server A's seat has seen version v; server B writes v+1 and v+2 before A hears of either (a burst,
-    or A busy): A pushes once, the view of v+2 with the events of both writes, as B's seat got them. The
-    events kept are checked like any input: a damaged entry is left out, the others are pushed."""
+    or A busy): A pushes once, the view of v+2 with the events of both writes, as B's seat got them, and
+    one update made for all of A's spectators, as B's spectator got it. The events kept are checked like
+    any input: a damaged entry is left out, the others are pushed."""
     a_store, b_store = open_store(pg_db), open_store(pg_db)
     try:
         a, b = Hub(a_store, allow_seeds=True), Hub(b_store, allow_seeds=True)
         created = ask(a, {"type": "create", "players": 2, "seed": 5, "bots": [None, "random"]})
         gid, token = created["game"], created["seats"][0]
         ask(a, {"type": "join", "game": gid, "player": 0, "token": token}, conn="a-seat")
+        for i in range(3):
+            ask(a, {"type": "join", "game": gid, "player": None}, conn=f"a-watch-{i}")
         ask(b, {"type": "join", "game": gid, "player": 0, "token": token}, conn="b-seat")
-        rng, replies = random.Random(5), []
+        ask(b, {"type": "join", "game": gid, "player": None}, conn="b-watch")
+        rng, replies, watched = random.Random(5), [], []
         for _ in range(2):
             d = ask(b, {"type": "view", "game": gid, "player": 0, "token": token})["view"]["decision"]
-            out = b.handle("b-answer", json.dumps({"type": "answer", "game": gid, "player": 0, "token": token,
-                                                   "decision": d["id"], "answer": answer_for(d, rng)}))
-            replies.append(dict(out[1][1]))   # b-seat's push: what a seat on B got
+            out = dict(b.handle("b-answer", json.dumps({"type": "answer", "game": gid, "player": 0, "token": token,
+                                                        "decision": d["id"], "answer": answer_for(d, rng)})))
+            replies.append(out["b-seat"])   # what a seat on B got
+            watched.append(out["b-watch"])
         pushes = a.changed(gid, replies[-1]["version"])
-        assert [conn for conn, _ in pushes] == ["a-seat"]
+        assert [conn for conn, _ in pushes] == ["a-seat", "a-watch-0", "a-watch-1", "a-watch-2"]
         push = pushes[0][1]
         assert push["version"] == replies[-1]["version"] and push["view"] == replies[-1]["view"]
         assert push["events"] == replies[0]["events"] + replies[1]["events"] and push["events"]
+        shown = pushes[1][1]
+        assert all(msg is shown for _, msg in pushes[1:])   # made once, shared (the server makes it text once)
+        assert shown["player"] is None and shown["view"] == watched[-1]["view"]
+        assert shown["events"] == watched[0]["events"] + watched[1]["events"]
         assert a.changed(gid, replies[-1]["version"]) == []   # told twice: pushed once
         raw_sql(pg_db, "UPDATE game_events SET events = '{broken' WHERE id = ? AND version = ?",
                 (gid, replies[0]["version"]))
