@@ -56,7 +56,7 @@ def postgres():
     if not existing:
         try:
             r = subprocess.run([str(ROOT / "scripts" / "ensure-postgresql")], capture_output=True, text=True,
-                               timeout=900, stdin=subprocess.DEVNULL)
+                               timeout=300, stdin=subprocess.DEVNULL)
         except (OSError, subprocess.TimeoutExpired) as err:
             pytest.skip(f"PostgreSQL cannot be installed here: {err}")
         if r.returncode != 0:
