@@ -400,9 +400,10 @@ Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May,
 # ---------------------------------------------------------------- cards
 @dataclass
 class Effect(Node):
-    kind: str              # echo, demand, non_demand, compel
+    kind: str              # cell, demand, non_demand, compel
     body: list[Stmt]
     params: list[Let] = field(default_factory=list)
+    cell: Optional[str] = None   # kind 'cell': the word of the set's effect cell ('echo')
 
 
 @dataclass

@@ -61,9 +61,9 @@ class Builder(Transformer):
 
     def card_header(self, meta, children):
         name_tok, *metas = children
-        for m in list(metas):   # bonus values are a fact of their own, so a changed bonus is a changed card
-            if m.key == "icons" and getattr(m, "bonuses", None):
-                metas.append(A.Meta("bonuses", m.bonuses, pos=m.pos))
+        for m in list(metas):   # cell values are a fact of their own, so a changed value is a changed card
+            if m.key == "icons" and getattr(m, "cell_values", None):
+                metas.append(A.Meta("cell_values", m.cell_values, pos=m.pos))
         return (name_tok.value[1:-1], metas, _tpos(name_tok))
 
     def meta_age(self, meta, c):
@@ -73,21 +73,18 @@ class Builder(Transformer):
         return A.Meta("color", str(c[0]), pos=_tpos(c[0]))
 
     def meta_icons(self, meta, c):
-        # each cell: (word, position, bonus value or None); 'echo' and 'bonus' are cell words too
+        # each cell: (word, position, its number or None); a set's cells ('echo', 'bonus 3') are words too
         m = A.Meta("icons", [w for w, _, _ in c], pos=c[0][1])
         m.positions = [p for _, p, _ in c]  # per-icon positions for precise errors
         if any(b is not None for _, _, b in c):
-            m.bonuses = [b for _, _, b in c]
+            m.cell_values = [b for _, _, b in c]
         return m
 
     def cell_icon(self, meta, c):
         return (str(c[0]), _tpos(c[0]), None)
 
-    def cell_echo(self, meta, c):
-        return ("echo", _pos(meta), None)
-
-    def cell_bonus(self, meta, c):
-        return ("bonus", _pos(meta), int(c[0]))
+    def cell_value(self, meta, c):
+        return (str(c[0]), _tpos(c[0]), int(c[1]))
 
     def meta_dogma(self, meta, c):
         return A.Meta("dogma", str(c[0]), pos=_tpos(c[0]))
@@ -99,8 +96,8 @@ class Builder(Transformer):
         """'value on board 11': the value the card has while it is on a board (its age elsewhere)."""
         return A.Meta("board_value", int(c[0]), pos=_tpos(c[0]))
 
-    def echo_effect(self, meta, c):
-        return A.Effect("echo", c[0], pos=_pos(meta))
+    def cell_effect(self, meta, c):
+        return A.Effect("cell", c[1], pos=_pos(meta), cell=str(c[0]))
 
     def demand_effect(self, meta, c):
         return A.Effect("demand", c[0], pos=_pos(meta))

@@ -34,9 +34,10 @@ from .resolver import Vocabulary, resolve
 from .verifier import VerifyError, verify
 
 BUNDLE_FORMAT = "innoscript-bundle"
-# fields the engine's events have (a set's Dogma mark becomes a flag of its Dogma's event)
+# fields the engine's events have (a set's Dogma mark becomes a flag of its Dogma's event, an effect cell's word a
+# flag of its effect's event: 'foreseen': true, 'echo': true)
 EVENT_FIELDS = frozenset({"type", "player", "card", "cards", "from", "from_player", "to", "zone", "free", "icon",
-                          "counts", "verb", "mark", "age", "set", "name", "effect", "echo", "kind", "reason"})
+                          "counts", "verb", "mark", "age", "set", "name", "effect", "cell", "kind", "reason"})
 BUNDLE_VERSION = 1
 
 
@@ -62,11 +63,10 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
                 v.hex_like.append(name)
             elif name not in v.icons:
                 v.icons.append(name)
-        if "bonus" in sm:
-            v.bonus = True
-            if sm["bonus"].get("counts_as_icon") and "bonus" not in v.icons:
-                v.icons.append("bonus")
-        v.echo = v.echo or bool(sm.get("echo_effects"))
+        for word, spec in sorted(sm.get("cells", {}).items()):
+            v.cells[word] = {**v.cells.get(word, {}), **spec}
+            if spec.get("counts_as_icon") and word not in v.icons:    # an icon type of its own in counts
+                v.icons.append(word)
         for zone, spec in sorted(sm.get("zones", {}).items()):
             v.zones.append(zone)
             if spec.get("verb"):
@@ -78,10 +78,13 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
     # the parser reads the language's own words as themselves, never as a set's; a mark is also a flag of
     # its Dogma's event ('foreseen': true), so it may not be one of an event's own fields
     taken = [w for w in [*v.zone_verbs, *v.verb_aliases, *v.marks] if w in all_keywords() or w in EVENT_FIELDS]
+    # a cell's word is also an effect's name ('echo { }') and an icon row's word: not the language's, nor an icon's
+    taken += [w for w in v.cells if w in all_keywords() or w in EVENT_FIELDS or w in manifest["icons"] or w == manifest["hex"]
+              or any(w in sm.get("icons", {}) for sm in sets)]
     if taken:
-        raise CompileError([Diagnostic("E500", f"a set's verb or Dogma mark '{w}' is a word of the language or "
-                                               "a field of its events; choose another", "set.json", Pos(0, 0))
-                            for w in taken])
+        raise CompileError([Diagnostic("E500", f"a set's verb, Dogma mark or cell '{w}' is a word of the language, "
+                                               "an icon or a field of its events; choose another", "set.json",
+                                       Pos(0, 0)) for w in taken])
     # music notes are counted by name ('icons(music_note, ...)'), though each is the card's hex
     v.icons += [n for n in v.hex_like if n not in v.icons]
     return v
@@ -95,11 +98,7 @@ def cell_words(manifest: dict, set_manifests) -> set[str]:
     """Every word a card's icon cell may hold in a game of this edition and these sets."""
     words = set(manifest["icons"]) | {manifest["hex"]}
     for sm in set_manifests:
-        words |= set(sm.get("icons", {}))
-        if "bonus" in sm:
-            words.add("bonus")
-        if sm.get("echo_effects"):
-            words.add("echo")
+        words |= set(sm.get("icons", {})) | set(sm.get("cells", {}))
     return words
 
 
@@ -138,8 +137,8 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
         "source": path,
         "effects": effects,
     }
-    if card.get("bonuses"):
-        data["bonuses"] = list(card.get("bonuses"))
+    if card.get("cell_values"):
+        data["cell_values"] = list(card.get("cell_values"))
     if card.get("board_value") is not None:
         data["board_value"] = card.get("board_value")
     if card.no_effect:
@@ -279,7 +278,7 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
     achievements join the bundle's list (marked with the set). Every error of the set at once."""
     m = gs.manifest
     errors, sources = [], {}
-    out = {"manifest": m, "draw_rule": None, "score": None, "zones": {}, "hooks": []}
+    out = {"manifest": m, "draw_rule": None, "cell_scores": {}, "zones": {}, "hooks": []}
 
     def attempt(fn, *args):
         try:
@@ -291,8 +290,9 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
     where = f"sets/{gs.name}/{gs.edition}/set.json"
     if m.get("draw_rule"):
         out["draw_rule"] = attempt(compile_condition, m["draw_rule"], f"{where}#draw_rule", vocab)
-    if m.get("score"):
-        out["score"] = attempt(compile_number, m["score"], f"{where}#score", vocab)
+    for word, spec in sorted(m.get("cells", {}).items()):
+        if spec.get("score"):
+            out["cell_scores"][word] = attempt(compile_number, spec["score"], f"{where}#cells/{word}/score", vocab)
     for name, spec in sorted(m.get("zones", {}).items()):
         limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
         out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),
@@ -356,6 +356,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         fail("sets is an object of sets, each with its manifest")
     _check_set_manifests(bundle, sets, fail)
     words = cell_words(m, [v["manifest"] for v in sets.values()]) if isinstance(m.get("icons"), list) else set()
+    cells = {w: spec for v in sets.values() for w, spec in v["manifest"].get("cells", {}).items()}
     ages = set(m.get("ages", [])) | {a for v in sets.values() for a in v["manifest"].get("ages", [])}
     names = set()
     for i, card in enumerate(cards):
@@ -376,11 +377,13 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         if not isinstance(icons, list) or len(icons) != len(m.get("icon_positions", [])) or \
                 any(x not in words for x in icons):
             fail(f"{label}: icons are one of the edition's icons per position")
-        bonuses = card.get("bonuses")
-        if bonuses is not None and (not isinstance(bonuses, list) or len(bonuses) != len(icons) or any(
-                (b is None) != (x != "bonus") or b is not None and not (isinstance(b, int) and 0 < b <= 99)
-                for x, b in zip(icons, bonuses))):
-            fail(f"{label}: bonuses give a value to each bonus cell, and to nothing else")
+        numbers = card.get("cell_values")
+        if numbers is not None and (not isinstance(numbers, list) or len(numbers) != len(icons) or any(
+                (b is None) == bool(cells.get(x, {}).get("value")) or b is not None and not (type(b) is int and 0 < b <= 99)
+                for x, b in zip(icons, numbers))):
+            fail(f"{label}: cell_values give a number to each cell that carries one, and to nothing else")
+        if numbers is None and any(cells.get(x, {}).get("value") for x in icons):
+            fail(f"{label}: a cell that carries a number has none")
         if "board_value" in card and not (type(card["board_value"]) is int and 0 < card["board_value"] <= 99):
             fail(f"{label}: a value on a board is a number from 1 to 99")
         if not isinstance(card.get("effects"), list):
@@ -389,9 +392,15 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label}: a card printed with no effect ('no_effect': true) has no effects")
         for e, chunk in enumerate(card["effects"]):
             _check_chunk(chunk, f"{label} effect {e + 1}", fail, condition=False)
-            if chunk["kind"] == "hook" or (chunk["kind"] == "echo") != (e == 0 and "echo" in icons):
-                fail(f"{label} effect {e + 1}: a card's effects are its echo effect (first, with an 'echo' cell) "
-                     "and demands and dogma effects")
+            if chunk["kind"] == "hook" or chunk["kind"] == "cell" and (
+                    not cells.get(chunk["cell"], {}).get("effect") or any(
+                        c["kind"] != "cell" for c in card["effects"][:e])):
+                fail(f"{label} effect {e + 1}: a card's effects are its cells' effects (first, each a cell a set "
+                     "declares with an effect) and its demands and dogma effects")
+        for word, spec in cells.items():
+            if spec.get("effect") and icons.count(word) != sum(
+                    c.get("kind") == "cell" and c.get("cell") == word for c in card["effects"]):
+                fail(f"{label}: each {word[:40]!r} cell goes with one {word[:40]!r} effect")
     seen = set()
     for sa in specials:
         if not isinstance(sa, dict) or not isinstance(sa.get("name"), str) or sa["name"] in seen:
@@ -404,9 +413,14 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
     zone_names, zone_verbs = set(), set()
     for name, gs in sorted(sets.items()):
-        for key in ("draw_rule", "score"):
-            if gs.get(key) is not None:
-                _check_chunk(gs[key], f"set {name!r} {key}", fail, condition=True)
+        if gs.get("draw_rule") is not None:
+            _check_chunk(gs["draw_rule"], f"set {name!r} draw_rule", fail, condition=True)
+        scores = gs.get("cell_scores", {})
+        if not isinstance(scores, dict) or not set(scores) <= set(gs["manifest"].get("cells", {})):
+            fail(f"set {name!r}: cell_scores are the scores of the set's own cells")
+        for word, chunk in scores.items():
+            if chunk is not None:
+                _check_chunk(chunk, f"set {name!r} cell {word[:40]!r} score", fail, condition=True)
         zones = gs.get("zones", {})
         if not isinstance(zones, dict):
             fail(f"set {name!r}: zones is an object")

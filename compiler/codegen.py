@@ -15,8 +15,9 @@ ALL = -1  # 'max' meaning "as many as there are"
 
 
 class Chunk:
-    def __init__(self, kind: str):
+    def __init__(self, kind: str, cell: str | None = None):
         self.kind = kind
+        self.cell = cell            # kind 'cell': the word of the effect's cell ('echo')
         self.code: list[list[int]] = []
         self.lines: list[list[int]] = []
         self.consts: list = []
@@ -44,8 +45,11 @@ class Chunk:
         return len(self.code)
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "code": self.code, "consts": self.consts, "lines": self.lines,
-                "locals": self.locals}
+        out = {"kind": self.kind, "code": self.code, "consts": self.consts, "lines": self.lines,
+               "locals": self.locals}
+        if self.cell is not None:
+            out["cell"] = self.cell
+        return out
 
 
 def E(kind: str, value: str) -> int:
@@ -101,7 +105,7 @@ class CodeGen:
 
     # ------------------------------------------------------------ effects
     def effect(self, eff: A.Effect) -> Chunk:
-        self.c = Chunk(eff.kind)
+        self.c = Chunk(eff.kind, eff.cell)
         self.scopes = [{}]
         self.tmp = 0
         for p in eff.params:
@@ -536,7 +540,7 @@ class CodeGen:
 
     def e_Call(self, e: A.Call):
         for a in e.args:
-            if isinstance(a, A.Name) and self.typ(a) == "icon" and self.lookup(a.name) is None:
+            if isinstance(a, A.Name) and self.typ(a) in ("icon", "cell") and self.lookup(a.name) is None:
                 self.const(a.name, a.pos)
             else:
                 self.expr(a)

@@ -45,8 +45,7 @@ class Vocabulary:
     verb_aliases: dict[str, str] = field(default_factory=dict)  # a set's verb -> the verb it moves as ('promote' -> 'meld')
     marks: list[str] = field(default_factory=list)         # marks a free Dogma may carry ('foreseen')
     hex_like: list[str] = field(default_factory=list)      # icons that are hexes ('music_note')
-    bonus: bool = False                                    # 'bonus N' cells
-    echo: bool = False                                     # echo effects
+    cells: dict[str, dict] = field(default_factory=dict)   # a set's cells: word -> spec ('echo': effect, 'bonus': value)
 
 
 def _compatible(have: str, want: str) -> bool:
@@ -79,11 +78,8 @@ class Resolver:
         if check_meta:
             self.check_meta(card)
         for i, eff in enumerate(card.effects):
-            if eff.kind == "echo" and not self.v.echo:
-                self.r.error("E213", "echo effects belong to a set that is not in play", eff.pos,
-                             "compile with the set: --sets <name>")
-            elif eff.kind == "echo" and i > 0:
-                self.r.error("E209", "the echo effect comes first, before the card's other effects", eff.pos)
+            if eff.kind == "cell":
+                self.effect_cell(eff, card.effects[:i])
             self.scopes = [{}]
             self.actions_seen = False
             self.all_bound = _bindings_in(eff.body)
@@ -94,6 +90,20 @@ class Resolver:
                 self.s_Let(p)
             self.block(eff.body)
         return self.types
+
+    def effect_cell(self, eff: A.Effect, before: list) -> None:
+        """'echo { ... }': the effect of an effect cell a set in play declares, before the card's other effects."""
+        spec = self.v.cells.get(eff.cell)
+        if spec is None:
+            effects = [w for w, c in self.v.cells.items() if c.get("effect")]
+            self.r.error("E213", f"'{eff.cell}' is not an effect of a set in play", eff.pos,
+                         did_you_mean(eff.cell, [*effects, "effect", "demand", "compel"])
+                         or "a set's cell effects come with the set: compile with it (--sets <name>)")
+        elif not spec.get("effect"):
+            self.r.error("E209", f"the cell '{eff.cell}' prints no effect of its own", eff.pos,
+                         f"'{eff.cell}' is a cell with a number: write it in the icons, '{eff.cell} 1'")
+        elif any(e.kind != "cell" for e in before):
+            self.r.error("E209", f"the '{eff.cell}' effect comes first, before the card's other effects", eff.pos)
 
     def hook(self, h: A.Hook) -> None:
         point = HOOK_POINTS.get(h.point)
@@ -134,27 +144,37 @@ class Resolver:
         if "icons" in seen:
             m = seen["icons"]
             hexes = 0
-            echo_cells = 0
-            for name, pos in zip(m.value, getattr(m, "positions", [m.pos] * 4)):
+            effect_cells: dict[str, int] = {}
+            numbers = getattr(m, "cell_values", None) or [None] * len(m.value)
+            for name, pos, n in zip(m.value, getattr(m, "positions", [m.pos] * 4), numbers):
+                spec = self.v.cells.get(name)
+                if spec is not None:
+                    if spec.get("effect"):
+                        effect_cells[name] = effect_cells.get(name, 0) + 1
+                    if spec.get("value") and n is None:
+                        self.r.error("E209", f"the cell '{name}' carries its number", pos, f"write: {name} 1")
+                    elif not spec.get("value") and n is not None:
+                        self.r.error("E209", f"the cell '{name}' carries no number", pos, f"write: {name}")
+                    elif n is not None and not 1 <= n <= 99:
+                        self.r.error("E209", f"a cell's number is between 1 and 99, not {n}", pos)
+                    continue
+                if n is not None:
+                    self.r.error("E209", f"'{name}' is not a cell with a number", pos,
+                                 did_you_mean(name, [w for w, c in self.v.cells.items() if c.get("value")])
+                                 or "a set's cells come with the set: compile with it (--sets <name>)")
                 if name == self.v.hex or name in self.v.hex_like:
                     hexes += 1
-                elif name == "echo":
-                    echo_cells += 1
-                    if not self.v.echo:
-                        self.r.error("E213", "an echo effect's box belongs to a set that is not in play", pos,
-                                     "compile with the set: --sets <name>")
-                elif name == "bonus":
-                    if not self.v.bonus:
-                        self.r.error("E213", "bonus icons belong to a set that is not in play", pos,
-                                     "compile with the set: --sets <name>")
                 else:
                     self.icon_name(name, pos, allow_hex=True)
-            echoes = sum(e.kind == "echo" for e in card.effects)
-            if self.v.echo and echo_cells != echoes:
-                self.r.error("E209", "an echo effect and the 'echo' cell of its box go together "
-                                     f"(found {echo_cells} cell{'s' if echo_cells != 1 else ''} and {echoes} "
-                                     f"echo effect{'s' if echoes != 1 else ''})", m.pos,
-                             "put 'echo' in the icon position where the card prints its echo box")
+            for word, spec in sorted(self.v.cells.items()):
+                if not spec.get("effect"):
+                    continue
+                boxes = sum(e.kind == "cell" and e.cell == word for e in card.effects)
+                if effect_cells.get(word, 0) != boxes:
+                    found = effect_cells.get(word, 0)
+                    self.r.error("E209", f"a '{word}' effect and its '{word}' cell go together (found {found} "
+                                         f"cell{'s' if found != 1 else ''} and {boxes} effect{'s' if boxes != 1 else ''})",
+                                 m.pos, f"put '{word}' in the icon position where the card prints its {word} box")
             if hexes != 1:
                 self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its four icons (found {hexes})", m.pos)
         if "dogma" in seen:
@@ -562,6 +582,12 @@ class Resolver:
             if want == "icon" and isinstance(a, A.Name) and self.lookup(a.name) is None:
                 self.icon_name(a.name, a.pos, allow_hex=b.hex)
                 self.types[id(a)] = "icon"
+            elif want == "cell" and isinstance(a, A.Name) and self.lookup(a.name) is None:
+                self.set_word(a.name, self.v.cells, "cell", a.pos)
+                self.types[id(a)] = "cell"
+            elif want == "cell":
+                self.r.error("E300", f"{e.fn}() takes a cell's word here (a cell a set declares)", a.pos,
+                             f"write one of: {', '.join(sorted(self.v.cells))}" if self.v.cells else None)
             elif want == "str" and isinstance(a, A.Str):
                 self.types[id(a)] = "str"
             else:

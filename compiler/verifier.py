@@ -20,7 +20,7 @@ class VerifyError(Exception):
         super().__init__(f"pc {pc}: {message}")
 
 
-KINDS = ("echo", "demand", "non_demand", "compel", "condition", "hook")
+KINDS = ("cell", "demand", "non_demand", "compel", "condition", "hook")
 MAX_NUMBER = 10 ** 6        # the VM's bound (runtime/machine/vm.py)
 MAX_STRING = 200
 MAX_LOCALS = 256
@@ -56,6 +56,9 @@ def verify(chunk, depths: dict | None = None) -> int:
     local_names = chunk.get("locals", [])
     if chunk.get("kind") not in KINDS:
         raise VerifyError(0, f"unknown chunk kind {str(chunk.get('kind'))[:40]!r}")
+    if (chunk["kind"] == "cell") != ("cell" in chunk) or \
+            "cell" in chunk and not (isinstance(chunk["cell"], str) and chunk["cell"].isidentifier()):
+        raise VerifyError(0, "a cell effect's chunk names its cell by a word, and only a cell effect's does")
     if not isinstance(code, list) or not code:
         raise VerifyError(0, "a chunk needs at least one instruction")
     if not isinstance(consts, list) or not isinstance(lines, list) or len(lines) != len(code):

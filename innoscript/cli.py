@@ -549,7 +549,7 @@ def cmd_diff(args) -> int:
             table.add_column(new_ed.name)
             for e in d.effects:
                 # Rendered text holds "[castle]" and "[3]": plain Text, never rich markup.
-                label = f"{'echo ' if e.get('kind') == 'echo' else ''}{e['index']} ({e['change']})"
+                label = f"{e['cell'] + ' ' if e.get('cell') else ''}{e['index']} ({e['change']})"
                 table.add_row(label, Text(e["old"] or "-"), Text(e["new"] or "-"))
             con.print(table)
         return 0

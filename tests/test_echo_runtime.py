@@ -36,24 +36,24 @@ def test_pile_echoes_follow_the_splay_deepest_first(splay, shown):
     e = _engine("3e", {"players": [{"board": {"blue": {"cards": ["Magnifying Glass", "Lever", "Perfume", "Ruler"],
                                                         "splay": splay}}}, {}]})
     mg = e.cards.by_name["Magnifying Glass"]
-    assert _names(e, e.pile_echoes(mg)) == shown
+    assert _names(e, [c for c, _ in e.pile_cell_effects(mg)]) == shown
     # a covered card's own dogma runs no pile: only its own echo effect
     lever = e.cards.by_name["Lever"]
-    assert _names(e, e.pile_echoes(lever)) == ["Lever"]
+    assert e.pile_cell_effects(lever) == [(lever, 0)]
 
 
 def test_the_effect_list_puts_echoes_first_and_shares_them_like_non_demands():
     e = _engine("3e", {"players": [{"board": {"blue": {"cards": ["Magnifying Glass", "Ruler"], "splay": "left"}}},
                                    {"board": {"blue": ["Writing"]}}]})
     mg = e.cards.by_name["Magnifying Glass"]
-    items = e.effect_list(mg, 0, [1, 2], set(), e.pile_echoes(mg))
+    items = e.effect_list(mg, 0, [1, 2], set(), e.pile_cell_effects(mg))
     assert [(_names(e, [c])[0], eff, you, sharer) for c, eff, you, _, sharer in items] == [
         ("Ruler", 0, 1, True), ("Ruler", 0, 0, False),
         ("Magnifying Glass", 0, 1, True), ("Magnifying Glass", 0, 0, False),
         ("Magnifying Glass", 1, 1, True), ("Magnifying Glass", 1, 0, False),
         ("Magnifying Glass", 2, 1, True), ("Magnifying Glass", 2, 0, False)]
     # a player left out (parley) performs no echo either
-    assert all(you == 0 for _, _, you, _, _ in e.effect_list(mg, 0, [1, 2], {1}, e.pile_echoes(mg)))
+    assert all(you == 0 for _, _, you, _, _ in e.effect_list(mg, 0, [1, 2], {1}, e.pile_cell_effects(mg)))
 
 
 def _only_echo(bundle, name):
@@ -95,8 +95,8 @@ def test_a_card_printed_without_effects_is_offered_in_the_3rd_edition(edition, s
     assert ({"type": "dogma", "card": lever} in e.compute_legal_actions(0)) == offered
     if offered:
         events = e.answer({"type": "dogma", "card": lever})
-        assert [(ev["card"], ev.get("echo")) for ev in events if ev["type"] == "effect"] == \
-            ([(e.cards.by_name["Perfume"], True)] if splay == "right" else [])
+        assert [(ev["card"], ev.get("cell"), ev.get("echo")) for ev in events if ev["type"] == "effect"] == \
+            ([(e.cards.by_name["Perfume"], "echo", True)] if splay == "right" else [])
 
 
 def _after_action(path, bundle) -> Engine:
@@ -114,7 +114,7 @@ def test_a_game_saved_inside_an_echo_effect_loads_and_goes_on(tmp_path):
     path = "tests/scenarios/echoes-3e/rules/echo-order-deepest-first.yaml"
     bundle = load_bundle("3e", sets=["echoes"])
     e = _after_action(path, bundle)
-    assert e.pending["kind"] == "select_cards" and e.state["dogma"]["stack"][-1]["kind"] == "echo"
+    assert e.pending["kind"] == "select_cards" and e.state["dogma"]["stack"][-1]["kind"] == "cell"
     game = Game(e)
     loaded = Game.load(game.save(), bundle=bundle)
     calendar = e.cards.by_name["Calendar"]
@@ -293,7 +293,7 @@ def test_an_execution_runs_the_piles_echoes_in_the_4th_edition_and_none_in_the_3
     e.state["dogma"] = {"stack": [], "records": []}
     e.execute({"you": 0, "card": mg, "depth": 0}, mg, "execute" if edition == "3e" else "self-execute")
     work = e.state["dogma"]["stack"][-1]["work"]
-    assert [e.cards.name[c] for c, eff, *_ in work if e.cards.cards[c]["effects"][eff]["kind"] == "echo"] == want
+    assert [e.cards.name[c] for c, eff, *_ in work if e.cards.cards[c]["effects"][eff].get("cell") == "echo"] == want
     non_demands = [i for i, ch in enumerate(e.cards.cards[mg]["effects"]) if ch["kind"] == "non_demand"]
     assert [eff for c, eff, *_ in work if c == mg and eff > 0] == non_demands   # then its non-demands
 

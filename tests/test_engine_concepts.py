@@ -60,7 +60,7 @@ def _set(root, name: str, overrides: dict, card: str):
 
 def test_a_set_overrides_an_edition_rule_for_the_whole_game():
     plain, echoes = load_bundle("4e"), load_bundle("4e", sets=("echoes",))
-    assert "execute_echoes" not in Cards.of(plain).rules and Cards.of(echoes).rules["execute_echoes"] == "pile"
+    assert "execute_cell_effects" not in Cards.of(plain).rules and Cards.of(echoes).rules["execute_cell_effects"] == "pile"
     assert Cards.of(echoes).achieve_cost == "times_held_plus_one" and Cards.of(plain).achieve_cost == "times_value"
     # the 3rd edition has no elimination: a player losing in a game of three is a fault, unless a set turns it on
     from innoscript.runtime import RuntimeFault

@@ -23,7 +23,7 @@ def cells(card: dict, hex_like: set[str]) -> list[str]:
     out = []
     for i, word in enumerate(card["icons"]):
         if word == "bonus":
-            out.append(f"bonus_{card['bonuses'][i]}")
+            out.append(f"bonus_{card['cell_values'][i]}")
         else:
             out.append("hex" if word in hex_like else word)
     return out
@@ -37,8 +37,9 @@ def mismatches(card: dict, ref: dict, hex_like: set[str]) -> list[str]:
         if have != want:
             out.append(f"{what}: {have!r}, the reference says {want!r}")
     kinds = ref["effects"]
-    if [e["kind"] for e in card["effects"]] != kinds:
-        out.append(f"effects {[e['kind'] for e in card['effects']]}, the reference prints {kinds}")
+    have = [e.get("cell", e["kind"]) for e in card["effects"]]    # a cell effect by its cell's word ('echo')
+    if have != kinds:
+        out.append(f"effects {have}, the reference prints {kinds}")
     return out
 
 
@@ -67,13 +68,13 @@ def test_the_comparison_catches_a_wrong_fact(reference):
     card = next(c for c in cards if any(w == "bonus" for w in c["icons"]))
     assert not mismatches(card, ref[card["name"]], hex_like)
     wrong = copy.deepcopy(card)
-    wrong["bonuses"] = [b + 1 if b else b for b in wrong["bonuses"]]
+    wrong["cell_values"] = [b + 1 if b else b for b in wrong["cell_values"]]
     assert any(m.startswith("icons") for m in mismatches(wrong, ref[card["name"]], hex_like))
     moved = copy.deepcopy(card)
     moved["icons"] = moved["icons"][1:] + moved["icons"][:1]
-    moved["bonuses"] = moved["bonuses"][1:] + moved["bonuses"][:1]
+    moved["cell_values"] = moved["cell_values"][1:] + moved["cell_values"][:1]
     assert mismatches(moved, ref[card["name"]], hex_like)
-    no_echo = copy.deepcopy(next(c for c in cards if c["effects"] and c["effects"][0]["kind"] == "echo"))
+    no_echo = copy.deepcopy(next(c for c in cards if c["effects"] and c["effects"][0]["kind"] == "cell"))
     no_echo["effects"] = no_echo["effects"][1:]
     assert any(m.startswith("effects") for m in mismatches(no_echo, ref[no_echo["name"]], hex_like))
 

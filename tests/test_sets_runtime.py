@@ -30,10 +30,10 @@ def bundle_with_set(edition="3e", draw_rule="count(your hand) == 1", bonus=1, ch
         twin.update(id=c["id"] + n, name=c["name"] + " (set)", set=SET)
         b["cards"].append(twin)
     manifest = {"set": SET, "edition": edition, "label": "A made-up set", "ages": b["manifest"]["ages"],
-                "cards_expected": n, "achievements_to_win_bonus": bonus}
+                "cards_expected": n, "extra_achievements_to_win": bonus}
     if check:
         manifest["rules"] = {"special_achievement_check": check}
-    b["sets"] = {SET: {"manifest": manifest, "zones": {}, "hooks": [], "score": None,
+    b["sets"] = {SET: {"manifest": manifest, "zones": {}, "hooks": [], "cell_scores": {},
                        "draw_rule": compile_condition(draw_rule, "set.json#draw_rule", vocab) if draw_rule else None}}
     if special:
         name, condition = special
@@ -334,7 +334,7 @@ def game_name(engine, cid):
 
 @pytest.mark.parametrize("edition", ["3e", "4e"])
 def test_the_sets_expressions_kept_by_what_they_read_agree_with_running_them_afresh(edition):
-    """The draw rule, the score and a zone's limit are kept with the contents of their read sets
+    """The draw rule, the bonus cell's score and a zone's limit are kept with the contents of their read sets
     (runtime/machine/expressions.py): at every decision of a seeded Echoes game, each kept value is the value the
     expression computes now."""
     from innoscript.runtime.machine import expressions
@@ -343,11 +343,13 @@ def test_the_sets_expressions_kept_by_what_they_read_agree_with_running_them_afr
     cards, bots, checked, limits = game.cards, [RandomBot(3), RandomBot(4)], 0, set()
     while not game.over and checked < 600:
         for p in range(2):
-            for what in ("draw_rule", "score"):
-                chunk = cards.bundle["sets"]["echoes"][what]
-                fresh = expressions.run_chunk(cards, game.state, chunk, f"echoes:{what}", p)
-                assert expressions.evaluate(cards, game.state, "echoes", what, p) == fresh
-                checked += 1
+            chunk = cards.bundle["sets"]["echoes"]["draw_rule"]
+            fresh = expressions.run_chunk(cards, game.state, chunk, "echoes:draw_rule", p)
+            assert expressions.evaluate(cards, game.state, "echoes", "draw_rule", p) == fresh
+            chunk = cards.bundle["sets"]["echoes"]["cell_scores"]["bonus"]
+            fresh = expressions.run_chunk(cards, game.state, chunk, "echoes:cells/bonus/score", p)
+            assert expressions.cell_score(cards, game.state, "bonus", p) == fresh
+            checked += 2
             limit = cards.zones["forecast"].get("limit")
             if limit is not None:   # the 4th edition's forecast limit, from the highest splay
                 fresh = expressions.run_chunk(cards, game.state, limit, "echoes:zones/forecast/limit", p)

@@ -12,15 +12,20 @@ from dataclasses import dataclass, field
 from .. import ast as A
 from .render import Renderer
 
-META = ("age", "color", "icons", "bonuses", "dogma")
+META = ("age", "color", "icons", "cell_values", "dogma")
 
 
 def _texts(card: A.Card) -> list[str]:
-    """Each effect's English in the card's effect order (an echo effect included, where the renderer
+    """Each effect's English in the card's effect order (a cell's effect included, where the renderer
     prints it apart)."""
     r = Renderer()
     r.this = card.name
     return [r.effect(e) for e in card.effects]
+
+
+def effect_label(e: dict) -> str:
+    """'echo effect' for a cell's effect (its cell's word), else 'effect'."""
+    return f"{e['cell']} effect" if e.get("cell") else "effect"
 
 
 @dataclass
@@ -37,7 +42,7 @@ class CardDiff:
             return "not scripted yet in the new edition"
         parts = list(self.meta)
         for e in self.effects:
-            parts.append(f"{'echo effect' if e.get('kind') == 'echo' else 'effect'} {e['index']} {e['change']}")
+            parts.append(f"{effect_label(e)} {e['index']} {e['change']}")
         return "; ".join(parts) or "no change"
 
     def to_json(self) -> dict:
@@ -56,8 +61,8 @@ def diff_card(old: A.Card | None, new: A.Card | None) -> CardDiff:
     for key in META:
         a, b = old.get(key), new.get(key)
         if a != b:
-            d.meta.append(f"{key}: {a if not isinstance(a, list) else ' '.join(a)} -> "
-                          f"{b if not isinstance(b, list) else ' '.join(b)}")
+            d.meta.append(f"{key}: {a if not isinstance(a, list) else ' '.join(map(str, a))} -> "
+                          f"{b if not isinstance(b, list) else ' '.join(map(str, b))}")
     ro, rn = _texts(old), _texts(new)
     for i in range(max(len(old.effects), len(new.effects))):
         eo = old.effects[i] if i < len(old.effects) else None
@@ -68,7 +73,8 @@ def diff_card(old: A.Card | None, new: A.Card | None) -> CardDiff:
             "kind changed" if eo.kind != en.kind else "changed")
         d.effects.append({"index": i + 1, "kind": (en or eo).kind, "change": change,
                           "old": ro[i] if eo is not None else None,
-                          "new": rn[i] if en is not None else None})
+                          "new": rn[i] if en is not None else None,
+                          **({"cell": (en or eo).cell} if (en or eo).cell else {})})
     if d.meta or d.effects:
         d.status = "changed"
     return d

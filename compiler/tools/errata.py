@@ -11,9 +11,10 @@ have is *no reference*: it has no similarity and is left out of the mean.
 The reference is JSON: ``{"editions": {"<edition>": {"cards": [{"name": ...,
 "dogma_effects": [{"text": ...}, ...]}, ...]}}}`` (docs/errata.md), so a new
 set brings its own printed texts in the same shape.  A set's cards are under
-``editions.<edition>.sets.<set>.cards``, each with its ``echo_effect``
-(``{"text": ...}`` or null): a card's echo effect is compared with it as the
-effect ``echo``, its dogma effects as numbered.  Each check names its set, so
+``editions.<edition>.sets.<set>.cards``, each with its cells' effects as
+``<cell>_effect`` (``{"text": ...}`` or null; Echoes' ``echo_effect``): a card's
+cell effect is compared with it as the effect named by the cell's word
+(``echo``), its dogma effects as numbered.  Each check names its set, so
 the report is also given per set.
 """
 from __future__ import annotations
@@ -115,13 +116,16 @@ def check(cards_ast: list, reference: dict, edition: str) -> list[EffectCheck]:
         # a set's card under its set; a card whose header names a set of the edition's own, among its cards
         ref = refs[own].get(card.name) or refs[None].get(card.name)
         if ref is None:
-            if "echo" in r:
-                out.append(EffectCheck(card.name, "echo", r["echo"], "", None, "", set_name))
+            out += [EffectCheck(card.name, ce["cell"], ce["text"], "", None, "", set_name)
+                    for ce in r.get("cell_effects", [])]
             out += [EffectCheck(card.name, i + 1, t, "", None, "", set_name) for i, t in enumerate(rendered)]
             continue
-        printed_echo = (ref.get("echo_effect") or {}).get("text", "")
-        if "echo" in r or printed_echo:
-            out.append(_compare(card.name, "echo", r.get("echo", ""), printed_echo, set_name))
+        # a cell's effect ('echo') against the reference's '<cell>_effect' of the card
+        mine = {ce["cell"]: ce["text"] for ce in r.get("cell_effects", [])}
+        printed_cells = {k[:-len("_effect")]: (v or {}).get("text", "") for k, v in ref.items()
+                         if k.endswith("_effect") and k != "dogma_effect" and isinstance(v, (dict, type(None)))}
+        for cell in sorted(set(mine) | {c for c, t in printed_cells.items() if t}):
+            out.append(_compare(card.name, cell, mine.get(cell, ""), printed_cells.get(cell, ""), set_name))
         printed = [e["text"] for e in ref.get("dogma_effects", [])]
         for i in range(max(len(printed), len(rendered))):
             out.append(_compare(card.name, i + 1, rendered[i] if i < len(rendered) else "",
@@ -130,7 +134,7 @@ def check(cards_ast: list, reference: dict, edition: str) -> list[EffectCheck]:
 
 
 def _order(c: EffectCheck) -> int:
-    return 0 if c.effect == "echo" else c.effect       # the echo effect first, as printed on top
+    return 0 if isinstance(c.effect, str) else c.effect   # a cell's effect (echo) first, as printed on top
 
 
 def by_set(checks: list[EffectCheck]) -> dict[str, dict]:
@@ -205,7 +209,8 @@ def markdown_report(edition: str, checks: list[EffectCheck], set_name: str | Non
              "text (added words `{+...+}`), after normalisation. *Close* and *different* rows are reviewed",
              "wording differences; the suite fails if any effect drifts below its reviewed similarity.", ""]
     if set_name is not None:
-        lines += ["The effect `echo` is the card's echo effect, compared with its printed echo text.", ""]
+        lines += ["An effect named by a word (`echo`) is the card's effect of that cell, compared with its printed text.",
+                  ""]
     lines += ["| card | effect | status | similarity | word diff |", "|---|---|---|---|---|"]
     for c in sorted(checks, key=lambda c: (c.similarity if c.similarity is not None else -1, c.card, _order(c))):
         if c.status == "exact":

@@ -76,24 +76,29 @@ class Renderer:
         self.binds: dict[str, str] = {}
         self.bind_verbs: dict[str, str] = {}
         self.in_demand = False
+        self.cell_nouns: set[str] = set()  # plural nouns of cells' values met so far ('bonuses')
         self.this = "this card"
         self.acting = 0
 
     # ------------------------------------------------------------ card
     def card(self, card: A.Card) -> dict:
         self.this = card.name   # printed texts name their own card where a script says 'this card'
-        # the echo effect is printed in its own box, apart from the dogma effects
-        echo = next((self.effect(e) for e in card.effects if e.kind == "echo"), None)
-        effects = [self.effect(e) for e in card.effects if e.kind != "echo"]
+        # a cell's effect (an echo effect) is printed in its own box, apart from the dogma effects
+        cell_effects = [{"cell": e.cell, "text": self.effect(e)} for e in card.effects if e.kind == "cell"]
+        effects = [self.effect(e) for e in card.effects if e.kind != "cell"]
         out = {"name": card.name, "age": card.get("age"), "color": card.get("color"),
                "icons": card.get("icons"), "dogma": card.get("dogma"), "effects": effects}
-        if echo is not None:
-            out["echo"] = echo
-        if card.get("bonuses"):
-            out["bonuses"] = card.get("bonuses")
+        if cell_effects:
+            out["cell_effects"] = cell_effects
+        if card.get("cell_values"):
+            out["cell_values"] = card.get("cell_values")
         if card.no_effect:
             out["effects"] = ["No effect."]    # the marker's English: a card printed without effects
         return out
+
+    def _cell_word(self, arg) -> str:
+        """A cell argument's word ('bonus'), as the printed texts say it."""
+        return arg.name.replace("_", " ") if isinstance(arg, A.Name) else self.expr(arg)
 
     def hook(self, h: A.Hook) -> str:
         """A set's hook: when it runs, then what it does."""
@@ -736,8 +741,10 @@ class Renderer:
             return f"the {f} value in {self.expr(a[0])}"
         if f in ("highest_value", "lowest_value"):
             inner = self.expr(a[0])
-            if inner.startswith("the bonuses "):     # "the highest bonus on your board", as printed
-                return f"the {f[:-6]} bonus {inner[len('the bonuses '):]}"
+            if isinstance(a[0], A.Call) and a[0].fn == "cell_values" and inner.startswith("the "):
+                # "the highest bonus on your board", as printed
+                word = a[0].args[0].name if isinstance(a[0].args[0], A.Name) else "value"
+                return f"the {f[:-6]} {word} {inner.split(' ', 2)[2]}"
             return f"the {f[:-6]} of {inner}"
         if f == "color":
             return self._attribute("color", a[0])
@@ -789,16 +796,20 @@ class Renderer:
             return f"{self.this} was {a[0].value}"
         if f == "set":
             return f"the set of {self.expr(a[0])}"
-        if f == "bonus":
-            return f"the bonus on {self.expr(a[0])}"
+        if f == "cell_value":
+            return f"the {self._cell_word(a[0])} on {self.expr(a[1])}"
         if f == "featured_icon":
             return self._attribute("featured icon", a[0])
-        if f == "bonuses":
-            return f"the bonuses on {self.expr(a[0])}"
-        if f == "bonus_points":
-            return f"{self.possessive(a[0])} points from bonuses"
-        if f == "echo_effects":
-            return f"the number of visible echo effects on {self.expr(a[0])}"
+        if f == "cell_values":
+            noun = _plural(self._cell_word(a[0]))
+            self.cell_nouns.add(noun)      # "there are any of the bonuses on ..."
+            return f"the {noun} on {self.expr(a[1])}"
+        if f == "cell_score":
+            return f"{self.possessive(a[1])} points from {_plural(self._cell_word(a[0]))}"
+        if f == "cell_effects":
+            return f"the number of visible {self._cell_word(a[0])} effects on {self.expr(a[1])}"
+        if f in ("max", "min"):
+            return f"the {'larger' if f == 'max' else 'smaller'} of {' and '.join(self.expr(x) for x in a)}"
         if f == "splay_rank":
             return f"the rank of {self.plain(a[0])} splay"
         if f == "highest_splay":
@@ -855,7 +866,7 @@ class Renderer:
         words = noun.split(" ")
         if words[0] in ("your", "my", "their", "its") and len(words) > 1 and words[1] in ("hand", "score"):
             return f"there are {'no' if none else 'any'} cards in {noun}"     # "any cards in your hand that ..."
-        plural = any(w in ("cards", "colors", "values", "achievements", "bonuses") for w in words[:6])
+        plural = any(w in ("cards", "colors", "values", "achievements") or w in self.cell_nouns for w in words[:6])
         if plural and (words[0] in ("your", "my", "their", "the", "all", "its", "those") or words[0].endswith("'s")):
             return f"there are {'none' if none else 'any'} of {noun}"
         return f"there are {'no' if none else 'any'} {noun}"
@@ -1248,19 +1259,24 @@ def _third_person(text: str, who: str) -> str:
     return f"{who} {rest}".strip()
 
 
+def _plural(word: str) -> str:
+    return word + ("es" if word.endswith(("s", "x", "ch", "sh")) else "s")
+
+
 def render_card(card: A.Card) -> dict:
     return Renderer().card(card)
 
 
 def render_text(card: A.Card) -> str:
     r = render_card(card)
-    cells = [f"bonus {b}" if b else w for w, b in zip(r["icons"] or [], r.get("bonuses") or [None] * 4)]
+    icons = r["icons"] or []
+    cells = [f"{w} {b}" if b else w for w, b in zip(icons, r.get("cell_values") or [None] * len(icons))]
     lines = [f"{r['name']} (age {r['age']}, {r['color']})",
              f"icons: {' '.join(cells)}   dogma: [{r['dogma']}]"]
-    if r.get("echo"):
-        lines.append(f"echo: {r['echo']}")
+    for ce in r.get("cell_effects", []):
+        lines.append(f"{ce['cell']}: {ce['text']}")
     for i, text in enumerate(r["effects"], 1):
         lines.append(f"{i}. {text}")
-    if not r["effects"] and not r.get("echo"):
+    if not r["effects"] and not r.get("cell_effects"):
         lines.append("(no effects scripted: not implemented)")
     return "\n".join(lines)

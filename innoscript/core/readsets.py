@@ -44,9 +44,9 @@ _BUILTIN_READS = {
     # achievements are pooled in some games (teams): every player's may count
     "achievements": ("all", "achievements"),
     "splayed": ("you", "board"),
-    "set": "pure", "bonus": "pure", "splay_rank": "pure", "was_marked": "pure",
-    "bonuses": "position", "echo_effects": "position",
-    "bonus_points": ("player", "board"), "highest_splay": ("player", "board"),
+    "set": "pure", "cell_value": "pure", "splay_rank": "pure", "was_marked": "pure", "max": "pure", "min": "pure",
+    "cell_values": "position", "cell_effects": "position", "highest_splay": ("player", "board"),
+    # cell_score runs a set's expression, which may read anything: it is not here, so it reads "*"
 }
 _ZONE_READ = {"hand": "hand", "score": "score", "board": "board", "top": "board", "achievements": "achievements",
               "revealed": "revealed"}

@@ -3,7 +3,7 @@
 ``card_face`` is what a view shows of a card anyone may see.  ``card_catalog``
 lists every card of an edition with the sets in play as the card renderer
 (runtime/serving/web/cards.js) draws it, for the protocol's ``cards`` reply,
-terminal play and the docs' gallery: its face, its set, bonuses and echo effect,
+terminal play and the docs' gallery: its face, its set, its cells' numbers and effects (Echoes' bonuses and echo effect),
 and every effect's English generated from the script (compiler/tools/render.py).
 """
 from __future__ import annotations
@@ -29,8 +29,8 @@ _CARD_CATALOGS: dict[tuple, dict] = {}     # (edition, sets) -> catalog, made on
 
 def card_catalog(edition: str, sets=()) -> dict:
     """Every card of an edition with these sets in play as the card renderer (runtime/serving/web/cards.js) draws
-    it, for the protocol's ``cards`` reply, terminal play and the docs' gallery: its face, its set, bonuses and
-    echo effect, and every effect's English generated from the script, in the card's effect order (the index a
+    it, for the protocol's ``cards`` reply, terminal play and the docs' gallery: its face, its set, its cells'
+    numbers and effects, and every effect's English generated from the script, in the card's effect order (the index a
     decision's ``effect`` names)."""
     key = (edition, tuple(normalise_sets(sets)))
     if key not in _CARD_CATALOGS:
@@ -53,28 +53,25 @@ def _card_catalog(edition: str, sets: tuple) -> dict:
     for c in bundle["cards"]:
         face = card_face(cards, c["id"])
         texts = english.get(c["name"], [])
-        face["effects"] = [{"kind": e["kind"], "text": t} for e, t in zip(c["effects"], texts)]
+        face["effects"] = _effects(c["effects"], texts)
         face["set"] = c.get("set", "base")
-        if any(b is not None for b in c.get("bonuses") or ()):
-            face["bonuses"] = c["bonuses"]
-        echo = next((e["text"] for e in face["effects"] if e["kind"] == "echo"), None)
-        if echo is not None:
-            face["echo"] = echo
+        _cells(face, c)
         if c.get("no_effect"):
             face["no_effect"] = True      # printed with no dogma effect (not a card still to script)
         out.append(face)
     m = bundle["manifest"]
     manifest = {k: m[k] for k in ("colors", "icons", "hex", "icon_positions", "splays", "ages")}
-    # icons the sets add (a music note counts as a hex); bonus and echo cells are not icons to count
+    # icons the sets add (a music note counts as a hex), and the sets' cells as frontends draw them
     manifest["set_icons"] = {i: dict(v) for n in sorted(bundle.get("sets", {}))
                              for i, v in bundle["sets"][n]["manifest"].get("icons", {}).items()}
+    manifest["cells"] = {w: {k: v for k, v in spec.items() if k != "score"} for w, spec in cards.cells.items()}
     return {"edition": bundle["edition"], "cards": out, "manifest": manifest,
             "special_achievements": [s["name"] for s in bundle["special_achievements"]],
             "sets": report(cards)}
 
 
 def effect_texts(ast) -> list[str]:
-    """Each effect's English, in the card's effect order (an echo effect where the card has it)."""
+    """Each effect's English, in the card's effect order (a cell's effect where the card has it)."""
     r = Renderer()
     r.this = ast.name     # as the renderer names a card's own name
     return [r.effect(e) for e in ast.effects]
@@ -85,10 +82,21 @@ def editor_face(data: dict, ast) -> dict:
     face = {"name": data["name"], "age": data["age"], "color": data["color"], "icons": data["icons"],
             "dogma": data["dogma"], "demand": any(e["kind"] == "demand" for e in data["effects"]),
             "implemented": bool(data["effects"]),
-            "effects": [{"kind": e["kind"], "text": t} for e, t in zip(data["effects"], effect_texts(ast))]}
-    if any(b is not None for b in data.get("bonuses") or ()):
-        face["bonuses"] = data["bonuses"]
-    echo = next((e["text"] for e in face["effects"] if e["kind"] == "echo"), None)
-    if echo is not None:
-        face["echo"] = echo
+            "effects": _effects(data["effects"], effect_texts(ast))}
+    _cells(face, data)
     return face
+
+
+def _effects(chunks: list, texts: list) -> list[dict]:
+    """Each effect's kind and English; a cell's effect with its cell's word."""
+    return [{"kind": e["kind"], "text": t, **({"cell": e["cell"]} if "cell" in e else {})}
+            for e, t in zip(chunks, texts)]
+
+
+def _cells(face: dict, data: dict) -> None:
+    """A set card's cells: its numbers by icon position ('bonus 3') and its cells' effects, each with its word."""
+    if any(b is not None for b in data.get("cell_values") or ()):
+        face["cell_values"] = data["cell_values"]
+    boxed = [{"cell": e["cell"], "text": e["text"]} for e in face["effects"] if e["kind"] == "cell"]
+    if boxed:
+        face["cell_effects"] = boxed

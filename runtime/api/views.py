@@ -38,7 +38,7 @@ from ..machine.expressions import points, team_points
 from ..rules import zones as Z
 from ..rules.engine import IllegalAnswer, _key, _show
 from ..state import teams as T
-from ..state.board import board_icons, pile_echoes
+from ..state.board import board_icons, pile_cell_effects
 from ..state.cards import Cards
 from .faces import card_catalog, card_face
 from .wording import word
@@ -284,9 +284,9 @@ def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int, t
 
 
 def dogma_preview(cards: Cards, state: dict, p: int, cid: int, tables: dict | None = None) -> dict:
-    """Who would share this dogma's non-demand and echo effects and who would be hit by its demands, from
-    the current icon counts (the dogma icon: as many or more shares, fewer is demanded of); ``echo_cards``
-    names the cards whose echo effects would run first (the pile's visible ones, deepest first). tables:
+    """Who would share this dogma's non-demand and cell effects and who would be hit by its demands, from
+    the current icon counts (the dogma icon: as many or more shares, fewer is demanded of); ``cell_effects``
+    names the cell effects that would run first, {card, cell} (the pile's visible ones, deepest first). tables:
     the players' icon tables by player, filled as needed (shared by the previews of one decision)."""
     icon = cards.cards[cid]["dogma"]
     tables = {} if tables is None else tables
@@ -294,16 +294,23 @@ def dogma_preview(cards: Cards, state: dict, p: int, cid: int, tables: dict | No
         if q not in tables:
             tables[q] = board_icons(cards, state, q)
     counts = [tables[q].get(icon, 0) for q in range(len(state["players"]))]
-    kinds = {e["kind"] for e in cards.cards[cid]["effects"]} - {"echo"}
-    echoes = pile_echoes(cards, state, cid)
+    kinds = {e["kind"] for e in cards.cards[cid]["effects"]} - {"cell"}
+    first = pile_cell_effects(cards, state, cid)
     others = [q for q, pl in enumerate(state["players"]) if q != p and not pl.get("eliminated")]
     rivals = [q for q in T.opponents(state, p) if q in others]    # demands never reach a partner
-    shared = kinds - {"demand", "compel"} or echoes               # echo effects are shared like non-demands
+    shared = kinds - {"demand", "compel"} or first                # cell effects are shared like non-demands
     shares = [q for q in others if counts[q] >= counts[p]] if shared else []
     hit = [q for q in rivals if counts[q] < counts[p]] if "demand" in kinds else []
     hit += [q for q in rivals if counts[q] >= counts[p]] if "compel" in kinds else []
-    return {"icon": icon, "counts": counts, "shares": shares, "echo_cards": [cards.name[c] for c in echoes],
+    return {"icon": icon, "counts": counts, "shares": shares,
+            "cell_effects": [_cell_effect(cards, c, e) for c, e in first],
             "opponents_share": [q for q in shares if q in rivals], "demanded": sorted(set(hit))}
+
+
+def _cell_effect(cards: Cards, c: int, e: int) -> dict:
+    """A cell effect as the preview names it: its card, its cell and the cell's label ('echo effect')."""
+    cell = cards.cards[c]["effects"][e]["cell"]
+    return {"card": cards.name[c], "cell": cell, "label": cards.cells.get(cell, {}).get("label", f"{cell} effect")}
 
 
 def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> dict:

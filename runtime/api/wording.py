@@ -57,9 +57,11 @@ def action_label(o: dict, view: dict, player: int) -> str:
         names = [view["players"][q]["name"] for q in pv["shares"]]
         hit = [view["players"][q]["name"] for q in pv["demanded"]]
         notes = []
-        echo = pv.get("echo_cards") or []
-        if echo:
-            notes.append(f"echo effect{'s' if len(echo) > 1 else ''} of {', '.join(echo)} first")
+        first = pv.get("cell_effects") or []
+        for cell in dict.fromkeys(x["cell"] for x in first):   # 'echo effects of Bangle, Bell first'
+            names = [x["card"] for x in first if x["cell"] == cell]
+            label = next(x.get("label") or f"{cell} effect" for x in first if x["cell"] == cell)
+            notes.append(f"{label}{'s' if len(names) > 1 else ''} of {', '.join(names)} first")
         if names:
             notes.append(f"{', '.join(names)} share{'s' if len(names) == 1 else ''}")
         if hit:

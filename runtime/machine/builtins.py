@@ -95,7 +95,7 @@ def _icons(e, f, icon, cs):
         if len(e.icon_cache) > 4096:
             e.icon_cache.clear()
         e.icon_cache[key] = counts
-    return 0 if icon in e.cards.not_icons else counts.get(icon, 0)   # an echo box, a bonus that is no icon
+    return 0 if icon in e.cards.not_icons else counts.get(icon, 0)   # a set's cell that is no icon
 
 
 def board_icons_of(e, f, icon, who):
@@ -305,8 +305,9 @@ def _set(e, f, cs):
     return e.cards.set[cs[0]] if cs else None
 
 
-def _bonus(e, f, cs):
-    return max((b or 0 for c in _list(cs) for b in (e.cards.bonus[c] or ())), default=0)
+def _cell_value(e, f, cell, cs):
+    return max((n or 0 for c in _list(cs) for w, n in zip(e.cards.printed[c], e.cards.cell_values[c] or ()) if w == cell),
+               default=0)
 
 
 def _board_places(e) -> dict:
@@ -331,33 +332,36 @@ def _shown_positions(e, c, places) -> list[int]:
     return list(range(len(e.cards.printed[c]))) if where is None else e.cards.visible_positions(c, *where)
 
 
-def _bonuses(e, f, cs):
+def _cell_values(e, f, cell, cs):
     places = _board_places(e)
     out = []
     for c in _list(cs):
-        printed = e.cards.bonus[c]
-        if printed:
-            out += [printed[k] for k in _shown_positions(e, c, places) if printed[k]]
+        numbers = e.cards.cell_values[c]
+        if numbers:
+            printed = e.cards.printed[c]
+            out += [numbers[k] for k in _shown_positions(e, c, places) if numbers[k] and printed[k] == cell]
     return out
 
 
-def _bonus_points(e, f, p):
+def _cell_effects(e, f, cell, cs):
+    places = _board_places(e)
+    return sum(1 for c in _list(cs) for _, w, pos in e.cards.effect_cells[c]
+               if w == cell and pos in _shown_positions(e, c, places))
+
+
+def _cell_score(e, f, cell, p):
     if p is None:
         return 0
-    vals: list = []     # _bonuses of p's board, pile by pile
-    cards = e.cards
-    for pile in e.state["players"][p]["board"].values():
-        for i, c in enumerate(pile["cards"]):
-            printed = cards.bonus[c]
-            if printed:
-                vals += [printed[k] for k in cards.visible_positions(c, pile["splay"], i == 0) if printed[k]]
-    return max(vals) + len(vals) - 1 if vals else 0
+    from .expressions import cell_score     # the manifest expressions run on this module's VM
+    return cell_score(e.cards, e.state, cell, p)
 
 
-def _echo_effects(e, f, cs):
-    places = _board_places(e)
-    return sum(1 for c in _list(cs) if e.cards.echo_position[c] is not None
-               and e.cards.echo_position[c] in _shown_positions(e, c, places))
+def _max(e, f, *ns):
+    return max((n or 0 for n in ns), default=0)
+
+
+def _min(e, f, *ns):
+    return min((n or 0 for n in ns), default=0)
 
 
 def _splay_rank(e, f, direction):
@@ -380,8 +384,9 @@ IMPLEMENTATIONS = {
     "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
     "all_icons": _all_icons, "has": _has, "ages": _ages, "this_card": _this_card,
     "beneath": _beneath, "all_beneath": _all_beneath, "above": _above,
-    "was_marked": _was_marked, "your_turn": _your_turn, "set": _set, "bonus": _bonus, "bonuses": _bonuses,
-    "bonus_points": _bonus_points, "echo_effects": _echo_effects, "splay_rank": _splay_rank,
+    "was_marked": _was_marked, "your_turn": _your_turn, "set": _set, "cell_value": _cell_value,
+    "cell_values": _cell_values, "cell_effects": _cell_effects, "cell_score": _cell_score, "max": _max, "min": _min,
+    "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
     "eligible": _eligible, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }

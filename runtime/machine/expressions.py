@@ -1,16 +1,16 @@
 """Expressions outside effects: the sets' manifest expressions, and the score they add.
 
 A set's manifest holds InnoScript expressions (docs/sets.md): a ``draw_rule``
-(does a plain draw take this set's card?), a ``score`` (points the set adds to
-the score pile's) and a zone's ``limit``.  They are compiled into the bundle
+(does a plain draw take this set's card?), a cell's ``score`` (points the cell
+adds to the score pile's: Echoes' bonuses) and a zone's ``limit``.  They are compiled into the bundle
 and run here by the same VM as effects, for one player ('you'), outside any
 action: no decisions, a small budget of their own.  Asked at every draw and
 every score read, a value is kept with the contents of what the expression
 reads (its read set, innoscript/core/readsets.py) and computed again only when
 they differ.
 
-``points`` is the score: the score pile's total value plus what the sets in
-play add.  The VM reaches it through its host (``engine.points``), so the
+``points`` is the score: the score pile's total value plus what the cells of
+the sets in play add, each cell once however many sets declare it.  The VM reaches it through its host (``engine.points``), so the
 builtins need not import this module, which runs the VM.
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ class _Reader:
 
 
 def evaluate(cards, state: dict, set_name: str, what: str, p: int):
-    """The value of a set's expression ``what`` (``draw_rule``, ``score``) for player p; None when
+    """The value of a set's expression ``what`` (``draw_rule``) for player p; None when
     the set has none. Run by the same VM as effects, with 'you' = p. Asked at every draw and every
     score read, so a value is kept with the contents of what the expression reads (its read set,
     found as the compiler finds a condition's) and computed again only when they differ."""
@@ -53,7 +53,7 @@ def evaluate(cards, state: dict, set_name: str, what: str, p: int):
 
 
 def kept_value(cards, state: dict, chunk: dict, label: str, p: int):
-    """A manifest expression's value for player p (``label`` names it: 'echoes:score',
+    """A manifest expression's value for player p (``label`` names it: 'echoes:cells/bonus/score',
     'echoes:zones/forecast/limit'), kept with the contents of its read set and run again only when
     they differ; an expression whose reads cannot be compared runs every time."""
     reads = _read_set(cards, label, chunk)
@@ -87,14 +87,18 @@ def run_chunk(cards, state: dict, chunk: dict, label: str, p: int):
     return frame.get("result")
 
 
+def cell_score(cards, state: dict, cell: str, p: int) -> int:
+    """The points a cell adds to p's score by its rule (manifest ``cells.CELL.score``); 0 for a cell
+    without one."""
+    entry = cards.cell_scores.get(cell)
+    if entry is None:
+        return 0
+    return int(kept_value(cards, state, entry[1], f"{entry[0]}:cells/{cell}/score", p) or 0)
+
+
 def extra_points(cards, state: dict, p: int) -> int:
-    """The points the sets in play add to p's score pile (bonuses, for instance)."""
-    total = 0
-    for n in cards.set_names:
-        v = evaluate(cards, state, n, "score", p)
-        if v:
-            total += int(v)
-    return total
+    """The points the cells of the sets in play add to p's score pile (Echoes' bonuses), each cell once."""
+    return sum(cell_score(cards, state, cell, p) for cell in cards.cell_scores)
 
 
 def draw_set(cards, state: dict, p: int) -> str:
@@ -109,7 +113,7 @@ def draw_set(cards, state: dict, p: int) -> str:
 def points(cards: Cards, state: dict, p: int) -> int:
     """The score: the score pile's total value, plus what the sets in play add."""
     pile = sum(map(cards.age.__getitem__, state["players"][p]["score"]))
-    if cards.set_names:
+    if cards.cell_scores:
         pile += extra_points(cards, state, p)
     return pile
 

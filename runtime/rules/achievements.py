@@ -86,12 +86,12 @@ class Achievements:
         least = self.__dict__.get("_least")
         if least is None:
             least = self.__dict__["_least"] = (min(self.cards.manifest["achievements_to_win"].values())
-                                               + sets.achievements_bonus(self.cards))
+                                               + sets.extra_achievements(self.cards))
         return least
 
     def _achievements_needed(self) -> int:
         st = self.state
-        need = teams.achievements_needed(self.cards.manifest, st, sets.achievements_bonus(self.cards))
+        need = teams.achievements_needed(self.cards.manifest, st, sets.extra_achievements(self.cards))
         alive = sum(not pl.get("eliminated") for pl in st["players"])
         table = self.cards.manifest["achievements_to_win"]
         if not teams.has_teams(st) and alive < len(st["players"]) and str(alive) in table:

@@ -3,14 +3,14 @@
 A Dogma action freezes every player's count of the card's featured icon.
 With Parley (manifest ``parley``, 4+ players) non-neighbours first pay,
 share or avoid (the prelude).  Then one work list is built (``effect_list``):
-the visible echo effects of the card's pile, deepest first, then each demand
-for every opponent with fewer icons, each compel for every opponent with as
-many or more, each non-demand (and each echo) for every player with as many
-or more (the active player last).  ``state["dogma"]["stack"]`` holds work lists and VM
+the visible cell effects of the card's pile (a set's, such as echo effects),
+deepest first, then each demand for every opponent with fewer icons, each
+compel for every opponent with as many or more, each non-demand (and each
+cell effect) for every player with as many or more (the active player last).  ``state["dogma"]["stack"]`` holds work lists and VM
 frames; a frame runs until it finishes or asks a decision, so the whole
 action is resumable from a saved game.  Executing a card pushes a new work
-list with its own record (``action_vars``): the echo effects a set's rule
-``execute_echoes`` gives (none, or the card's pile's, as a Dogma's), then its
+list with its own record (``action_vars``): the cell effects a set's rule
+``execute_cell_effects`` gives (none, or the card's pile's, as a Dogma's), then its
 non-demands.  A free Dogma (``dogma X``) pushes a whole Dogma's work list,
 marked ``free``, with its own counts, record, sharers and sharing bonus.  When the stack is empty the
 sharing bonus is drawn (manifest ``sharing_bonus``/``sharing_bonus_when``)
@@ -22,7 +22,7 @@ from ..machine import tier
 from ..machine.faults import RuntimeFault
 from ..machine.frames import HOOK, new_frame
 from ..state import teams
-from ..state.board import board_table, echo_effect, highest_top_value, pile_echoes, top_cards
+from ..state.board import board_table, highest_top_value, pile_cell_effects, top_cards
 from .hooks import new_hook_frame
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
@@ -108,19 +108,15 @@ class Dogma:
             d["built"] = True
             cid, p = d["card"], d["active"]
             d["stack"].append({"work": self.effect_list(cid, p, d["counts"], set(d["excluded"]),
-                                                        self.pile_echoes(cid))})
+                                                        self.pile_cell_effects(cid))})
 
     # ------------------------------------------------------------ the effect list
-    def echo_effect(self, cid: int) -> int | None:
-        """The index of the card's echo effect (the compiler puts it first), None without one."""
-        return echo_effect(self.cards, cid)
+    def pile_cell_effects(self, cid: int) -> list[tuple[int, int]]:
+        return pile_cell_effects(self.cards, self.state, cid)
 
-    def pile_echoes(self, cid: int) -> list[int]:
-        return pile_echoes(self.cards, self.state, cid)
-
-    def effect_list(self, cid: int, p: int, counts: list[int], out: set, echoes: list[int]) -> list[list]:
-        """The work list of a dogma of cid by p: the echo effects of ``echoes`` in order, then cid's demands,
-        compels and non-demands in printed order. Echo effects and non-demands go to every player with as
+    def effect_list(self, cid: int, p: int, counts: list[int], out: set, cells: list) -> list[list]:
+        """The work list of a dogma of cid by p: the cell effects ``cells`` ((card, effect) pairs) in order,
+        then cid's demands, compels and non-demands in printed order. Cell effects and non-demands go to every player with as
         many icons or more, the active player last; demands to each opponent with fewer, compels to each
         with as many or more; players in ``out`` (parley) take no part. Entries: [card, effect, you, me,
         sharer]; only an opponent's sharing earns the sharing bonus."""
@@ -131,13 +127,12 @@ class Dogma:
             if counts[q] >= mine and q not in out:
                 sharers.append((q, not teams.same_team(st, p, q)))   # only an opponent earns the bonus
         items = []
-        for c in echoes:
-            e = self.echo_effect(c)
+        for c, e in cells:
             for q, bonus in sharers:
                 items.append([c, e, q, p, bonus])
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
             kind = chunk["kind"]
-            if kind == "echo":
+            if kind == "cell":
                 continue
             if kind == "demand" or kind == "compel":
                 for q in self.opponents(p):
@@ -149,12 +144,12 @@ class Dogma:
         return items
 
     def has_dogma_effects(self, cid: int) -> bool:
-        return any(chunk["kind"] != "echo" for chunk in self.cards.cards[cid]["effects"])
+        return any(chunk["kind"] != "cell" for chunk in self.cards.cards[cid]["effects"])
 
     def may_dogma(self, cid: int) -> bool:
         """Whether a Dogma action on this top card is offered: it has dogma effects, or the edition says
         a top card without any may be used (manifest ``dogma_without_dogma_effects``; it then runs its
-        pile's echo effects, if any show). A card file with no effects is not implemented and is never
+        pile's cell effects, if any show). A card file with no effects is not implemented and is never
         offered, unless it says the card prints none (``no_effect``)."""
         known = self.cards.may_dogma[cid]
         if known is not None:
@@ -201,10 +196,11 @@ class Dogma:
                 frame = new_frame(self.cards, card, effect, you, me, sharer, d["changes"], top.get("depth", 0),
                                      top.get("record", 0))
                 if "free" in top and top["free"].get("marks") and card == top["free"]["card"]:
-                    frame["marks"] = list(top["free"]["marks"])    # X's own effects, not its pile's other echoes
+                    frame["marks"] = list(top["free"]["marks"])    # X's own effects, not its pile's other cards'
                 stack.append(frame)
-                if frame["kind"] == "echo":
-                    self.emit("effect", card=card, effect=effect, player=you, echo=True)
+                if frame["kind"] == "cell":     # the cell's word, and a flag of it ('echo': true), as marks are
+                    cell = self.cards.cards[card]["effects"][effect]["cell"]
+                    self.emit("effect", card=card, effect=effect, player=you, cell=cell, **{cell: True})
                 else:
                     self.emit("effect", card=card, effect=effect, player=you)
                 continue
@@ -262,7 +258,7 @@ class Dogma:
 
     def free_dogma(self, frame, cid: int, mark: str | None = None):
         """'dogma X [, MARK]': a full Dogma of X by the frame's player, inside the running action or
-        hook: X's featured icon counted for every player now, its own sharing, demands and echo effects
+        hook: X's featured icon counted for every player now, its own sharing, demands and cell effects
         (X's pile's when X is a top card) and its own sharing bonus at its end. Its work list carries
         ``free`` (card, active player, marks, shared, shared_change) and its own record; X's own effects
         carry the mark a set declared ('dogma X, foreseen': 'this card was foreseen')."""
@@ -284,7 +280,7 @@ class Dogma:
         if steps:   # non-adjacent players choose first, as in a Dogma action (no card is paid to use X)
             st["dogma"]["stack"].append({"parley": steps, "excluded": [], "counts": counts, "then": entry})
         else:
-            entry["work"] = self.effect_list(cid, you, counts, set(), self.pile_echoes(cid))
+            entry["work"] = self.effect_list(cid, you, counts, set(), self.pile_cell_effects(cid))
             st["dogma"]["stack"].append(entry)
 
     def _run_free_prelude(self, top: dict) -> None:
@@ -292,7 +288,7 @@ class Dogma:
         entry = top["then"]
         cid, you = entry["free"]["card"], entry["free"]["active"]
         self._prelude(top["parley"], top["excluded"], top, cid)
-        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self.pile_echoes(cid))
+        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self.pile_cell_effects(cid))
         self.state["dogma"]["stack"][-1] = entry
 
     def _end_free_dogma(self, free: dict) -> None:
@@ -309,17 +305,17 @@ class Dogma:
                                   self.cards.name[frame["card"]])
         return depth
 
-    def execute_echoes(self, cid: int) -> list[int]:
-        """The cards whose echo effects an execution of cid runs first, by the rule ``execute_echoes`` (a set
-        in play overrides the edition's: its manifest's ``overrides``): "pile", the visible echo effects of the
-        pile cid lies on, deepest first (cid's own only when it is not a top card), as a Dogma would run them;
-        "none" (or no rule): none."""
-        return self.pile_echoes(cid) if self.rule("execute_echoes") == "pile" else []
+    def execute_cell_effects(self, cid: int) -> list[tuple[int, int]]:
+        """The cell effects (card, effect) an execution of cid runs first, by the rule ``execute_cell_effects``
+        (a set in play overrides the edition's: its manifest's ``overrides``): "pile", the visible cell effects
+        of the pile cid lies on, deepest first (cid's own only when it is not a top card), as a Dogma would
+        run them; "none" (or no rule): none."""
+        return self.pile_cell_effects(cid) if self.rule("execute_cell_effects") == "pile" else []
 
     def execute(self, frame, cid: int, kind: str):
         """'execute' / 'self-execute': the card's non-demands; 'super-execute' and 'fully-execute' (the same
-        rule, the latter's printed name) add its demands with every opponent vulnerable. The echo effects of
-        ``execute_echoes`` run first, only when at least one of the card's own effects runs."""
+        rule, the latter's printed name) add its demands with every opponent vulnerable. The cell effects of
+        ``execute_cell_effects`` run first, only when at least one of the card's own effects runs."""
         depth = self._nesting(frame)
         you = frame["you"]
         k = self._innermost_free()
@@ -329,7 +325,7 @@ class Dogma:
             self.emit("chain_achievement", player=you, card=cid)
             self.draw_effect({"you": you, "kind": "chain"}, 1, self.cards.max_age, "achieve")
         # the card's non-demands, and a super-execute's demands for every opponent, in printed order; before
-        # them the echo effects the sets' rule execute_echoes gives, and none when no effect of the card runs
+        # them the cell effects the sets' rule execute_cell_effects gives, and none when no effect of the card runs
         items = []
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
             if chunk["kind"] == "non_demand":
@@ -337,7 +333,7 @@ class Dogma:
             elif kind in ("super-execute", "fully-execute") and chunk["kind"] == "demand":
                 items += [[cid, e, q, you, False] for q in self.opponents(you)]
         if items:
-            items[:0] = [[c, self.echo_effect(c), you, you, False] for c in self.execute_echoes(cid)]
+            items[:0] = [[c, e, you, you, False] for c, e in self.execute_cell_effects(cid)]
         self.emit("execute", player=you, card=cid, kind=kind)
         records = self.state["dogma"].setdefault("records", [])
         records.append({})    # the executed card keeps its own record, empty at the start

@@ -8,11 +8,11 @@ runtime, the questions whose answers are a set's data:
 - which sets are in play (``names``: in name order, the order draw rules are
   tried in), and whether each is complete (``report``, ``warnings``);
 - the achievements each set adds to the number needed to win
-  (``achievements_bonus``);
+  (``extra_achievements``);
 - when a special achievement is checked (its set's ``special_achievement_check``
   rule, else the edition's).
 
-A set's InnoScript expressions (its ``draw_rule``, ``score`` and zone limits)
+A set's InnoScript expressions (its ``draw_rule``, its cells' scores and zone limits)
 are evaluated by runtime/machine/expressions.py.
 
 Nothing here names a set: every set is handled by the same code.
@@ -46,9 +46,9 @@ def warnings(cards) -> list[str]:
             "are not in the game" for r in report(cards) if not r["complete"]]
 
 
-def achievements_bonus(cards) -> int:
-    """What the sets in play add to the achievements needed to win."""
-    return sum(manifest(cards, n).get("achievements_to_win_bonus", 0) for n in names(cards))
+def extra_achievements(cards) -> int:
+    """What the sets in play add to the achievements needed to win (manifest ``extra_achievements_to_win``)."""
+    return sum(manifest(cards, n).get("extra_achievements_to_win", 0) for n in names(cards))
 
 
 def special_check(cards, name: str):

@@ -85,7 +85,8 @@ def trial(source: str, edition: str, seed: int, answers: int = LIMITS["answers"]
     existing = next((c for c in bundle["cards"] if c["name"] == data["name"]), None)
     if existing is not None:
         existing.update({k: data[k] for k in ("age", "color", "icons", "dogma", "effects") if k in data})
-        existing.update({k: data[k] for k in ("set", "bonuses") if k in data})
+        existing.pop("cell_values", None)     # the card as written now: its cells' numbers, if any
+        existing.update({k: data[k] for k in ("set", "cell_values") if k in data})
     else:
         bundle["cards"].append(dict(data, id=len(bundle["cards"])))
     rng = random.Random(seed)

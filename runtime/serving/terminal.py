@@ -2,10 +2,10 @@
 
 Each decision shows the deciding player's view: every board (colour piles
 with their top card's icons and, when splayed, the icons the splay reveals;
-a bonus with its value), points (with what the sets add to the score pile's),
+a set's cell with its number: Echoes' bonus), points (with what the sets add to the score pile's),
 achievements, hands (your own cards coloured with their icons, the others' as
 ages), the sets' zones (the forecast: its cards to whoever may see them, else
-its size and ages), the supply and each set's; then the log (echo effects, foreshadowing,
+its size and ages), the supply and each set's; then the log (cell effects, a set's verbs,
 promotions and free dogmas marked) with a separator per turn and the
 whole of the last turn; then the decision, worded like the web table's
 (runtime/api/wording.py) with the running effect's English and numbered options.
@@ -37,8 +37,9 @@ from ..rules.sets import report as set_report, warnings as set_warnings
 
 COLORS = {"blue": "bright_blue", "red": "red", "green": "green", "yellow": "yellow", "purple": "magenta"}
 GLYPHS = {"crown": ("♛", "yellow"), "leaf": ("❦", "green"), "lightbulb": ("✹", "magenta"), "castle": ("♜", "white"),
-          "factory": ("⚙", "red"), "clock": ("◷", "bright_blue"), "avatar": ("☻", "dark_orange"), "hex": ("⬡", "grey50"),
-          "music_note": ("♪", "grey70"), "echo": ("◖", "cyan"), "bonus": ("+", "bold yellow")}
+          "factory": ("⚙", "red"), "clock": ("◷", "bright_blue"), "avatar": ("☻", "dark_orange"), "hex": ("⬡", "grey50")}
+# the glyphs of the sets in play (their manifests' icons and cells), set by the game being played
+SET_GLYPHS: dict[str, tuple[str, str]] = {}
 HELP = ("Answer with the number of an option (several numbers separated by spaces when choosing cards; 0 or an "
         "empty line declines when that is allowed). Commands: card NAME (read a card), save FILE, undo, log, help, quit.")
 SEAT_WORDS = {"you": "human", "human": "human"}
@@ -60,13 +61,23 @@ def seat_kinds(seats: list[str], players: int) -> list[str]:
     return out + ["search" if out else "human"] * (players - len(out))
 
 
-def glyphs(icons: list[str], hex_name: str = "hex", bonuses=None) -> Text:
-    """Icons as glyphs; a bonus cell with its value (bonuses: the values by icon position)."""
+def use_set_glyphs(cards) -> None:
+    """The glyphs the sets in play give their icons and cells (manifest ``glyph``; else the word's initial)."""
+    SET_GLYPHS.clear()
+    for n in cards.set_names:
+        for word, spec in cards.bundle["sets"][n]["manifest"].get("icons", {}).items():
+            SET_GLYPHS[word] = (spec.get("glyph", word[:1].upper()), "grey70")
+    for word, spec in cards.cells.items():
+        SET_GLYPHS[word] = (spec.get("glyph", word[:1].upper()), "bold yellow" if spec.get("value") else "cyan")
+
+
+def glyphs(icons: list[str], hex_name: str = "hex", values=None) -> Text:
+    """Icons as glyphs; a cell with its number ('bonus 3': '+3'; values: the numbers by icon position)."""
     t = Text()
     for k, i in enumerate(icons):
-        g, style = GLYPHS.get(i, (i[:1].upper(), "bold"))
-        if i == "bonus" and bonuses and k < len(bonuses) and bonuses[k] is not None:
-            g = f"+{bonuses[k]}"
+        g, style = GLYPHS.get(i) or SET_GLYPHS.get(i) or (i[:1].upper(), "bold")
+        if values and k < len(values) and values[k] is not None:
+            g = f"{g}{values[k]}"
         t.append(g, style=style)
     return t
 
@@ -75,7 +86,7 @@ def card_line(c: dict) -> Text:
     if c.get("hidden") or "special" in c:
         return Text(card_name(c), style="dim")
     t = Text(f"{c['name']} [{c['age']}] ", style=COLORS.get(c.get("color"), ""))
-    t.append_text(glyphs(c.get("icons", []), bonuses=c.get("bonuses")))
+    t.append_text(glyphs(c.get("icons", []), values=c.get("cell_values")))
     return t
 
 
@@ -85,6 +96,7 @@ class Terminal:
         self.bots = {p: make_bot(kind, seed * 31 + p) for p, kind in enumerate(seats) if kind != "human"}
         self.log: list[tuple[int, str]] = []      # (turn, line)
         self.catalog = None
+        use_set_glyphs(game.cards)
 
     @property
     def people(self) -> list[int]:
@@ -172,12 +184,14 @@ class Terminal:
         self.show_log(t["number"])
 
     def full(self, face: dict) -> dict:
-        """A view's face with what only the catalog holds (a set card's bonuses)."""
+        """A view's face with what only the catalog holds (a set card's cell numbers)."""
         entry = self.texts().get(str(face.get("name", "")).lower())
-        return {**face, "bonuses": entry["bonuses"]} if entry and "bonuses" in entry and "bonuses" not in face else face
+        if entry and "cell_values" in entry and "cell_values" not in face:
+            return {**face, "cell_values": entry["cell_values"]}
+        return face
 
     def points_text(self, pl: dict) -> str:
-        """The score, and what the sets in play add to the score pile's values (bonuses, for Echoes)."""
+        """The score, and what the sets in play add to the score pile's values (Echoes' bonuses)."""
         ages = [c["age"] for c in pl["score"]] if isinstance(pl["score"], list) else pl["score"]["ages"]
         extra = pl["points"] - sum(ages)
         if not extra:
@@ -210,8 +224,9 @@ class Terminal:
             who = names[e["player"]] if isinstance(e.get("player"), int) else ""
             if t == "turn":
                 continue
-            if t == "effect" and e.get("echo") and isinstance(e.get("card"), dict):
-                line = f"↳ echo effect of {card_text(e['card'])}" + (f" for {who}" if who else "")
+            if t == "effect" and e.get("cell") and isinstance(e.get("card"), dict):
+                label = self.game.cards.cells.get(e["cell"], {}).get("label", f"{e['cell']} effect")
+                line = f"↳ {label} of {card_text(e['card'])}" + (f" for {who}" if who else "")
             elif t == "look":
                 seen = card_text(e["card"]) if not e["card"].get("hidden") else "it"
                 line = f"{who} looks at the top card of the {e.get('set')} {e.get('age')} deck: {seen}"
@@ -264,11 +279,11 @@ class Terminal:
         if entry.get("set", "base") != "base":
             head.append(f", set {entry['set']}")
         self.con.print(head)
-        dogma = [e for e in entry["effects"] if e["kind"] != "echo"]
-        if entry.get("echo"):
-            line = Text("  echo ")
-            line.append_text(glyphs(["echo"]))
-            line.append(f" {entry['echo']}")
+        dogma = [e for e in entry["effects"] if e["kind"] != "cell"]
+        for boxed in entry.get("cell_effects", []):      # a cell's effect (echo), printed in its own box
+            line = Text(f"  {boxed['cell']} ")
+            line.append_text(glyphs([boxed["cell"]]))
+            line.append(f" {boxed['text']}")
             self.con.print(line)
         for i, e in enumerate(dogma, 1):
             self.con.print(f"  {i}. {e['text']}")

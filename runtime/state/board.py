@@ -131,26 +131,29 @@ def pile_icon_count(cards: Cards, pile: dict, icon: str) -> int:
     return sum(cards.counted_icons(cid, pile["splay"], i == 0).count(icon) for i, cid in enumerate(pile["cards"]))
 
 
-def echo_effect(cards: Cards, cid: int) -> int | None:
-    """The index of the card's echo effect (the compiler puts it first), None without one."""
-    effects = cards.cards[cid]["effects"]
-    return 0 if effects and effects[0]["kind"] == "echo" else None
+def cell_effects(cards: Cards, cid: int, shown=None) -> list[tuple[int, int]]:
+    """The card's cell effects as (card, effect index), in printed order; ``shown``: only those whose
+    cell is among these icon positions."""
+    return [(cid, k) for k, _, pos in cards.effect_cells[cid] if shown is None or pos in shown]
 
 
-def pile_echoes(cards: Cards, state: dict, cid: int) -> list[int]:
-    """The cards whose echo effects a Dogma of cid runs: on a top card, every card of its pile whose echo
-    box shows (the visibility of a covered card's icons), deepest first and cid last; otherwise cid's own
-    echo effect only."""
-    if not cards.any_echo:   # no card in play has an echo effect (the base game): nothing to look for
+def pile_cell_effects(cards: Cards, state: dict, cid: int) -> list[tuple[int, int]]:
+    """The cell effects (a set's, such as echo effects) a Dogma of cid runs, as (card, effect index): on a
+    top card, those of every card of its pile whose cell shows (the visibility of a covered card's icons),
+    deepest first and cid's last; otherwise cid's own only."""
+    if not cards.any_cell_effect:   # no card in play has one (the base game): nothing to look for
         return []
     zone, owner, color = locate(state, cid)
     if zone == "board":
         pile = state["players"][owner]["board"][color]
         if pile["cards"][0] == cid:
-            return [c for i, c in reversed(list(enumerate(pile["cards"])))
-                    if echo_effect(cards, c) is not None
-                    and cards.echo_position[c] in cards.visible_positions(c, pile["splay"], i == 0)]
-    return [cid] if echo_effect(cards, cid) is not None else []
+            out: list = []
+            for i in range(len(pile["cards"]) - 1, -1, -1):
+                c = pile["cards"][i]
+                if cards.effect_cells[c]:
+                    out += cell_effects(cards, c, cards.visible_positions(c, pile["splay"], i == 0))
+            return out
+    return cell_effects(cards, cid)
 
 
 def values(cards: Cards, state: dict, cache: dict | None = None) -> list[int]:

@@ -61,27 +61,40 @@ class Cards:
         self.name = [c["name"] for c in self.cards]
         self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
         # whether a Dogma on the card is offered: never (not implemented), always (it has dogma effects),
-        # or None: as its pile's echo effects say (runtime/rules/dogma.py, may_dogma)
+        # or None: as its pile's cell effects say (runtime/rules/dogma.py, may_dogma)
         self.may_dogma = [False if not c["effects"] and not c.get("no_effect") else
-                          True if any(e["kind"] != "echo" for e in c["effects"]) else None for c in self.cards]
+                          True if any(e["kind"] != "cell" for e in c["effects"]) else None for c in self.cards]
         self.unimplemented = frozenset(c["id"] for c in self.cards if not c["effects"])   # files with no effects yet
-        # set cards: the set, bonus values by icon position, the icon position of the echo box
+        # set cards: the set, and the cells its sets declare (manifest "cells"): each card's numbers by icon
+        # position ('bonus 3'), and its effect cells: (effect index, cell word, icon position), printed order
         self.set = [c.get("set", "base") for c in self.cards]
-        self.bonus = [c.get("bonuses") for c in self.cards]
-        self.echo_position = [c["icons"].index("echo") if "echo" in c["icons"] else None for c in self.cards]
-        self.any_echo = any(c["effects"] and c["effects"][0]["kind"] == "echo" for c in self.cards)
+        self.cell_values = [c.get("cell_values") for c in self.cards]
+        self.effect_cells: list[tuple] = []
+        for c in self.cards:
+            cells = [e for e in c["effects"] if e["kind"] == "cell"]
+            places = [k for k, w in enumerate(c["icons"]) if any(e.get("cell") == w for e in cells)]
+            self.effect_cells.append(tuple((k, e["cell"], pos) for k, (e, pos) in enumerate(zip(cells, places))))
+        self.any_cell_effect = any(self.effect_cells)
         self.specials = {s["name"]: s for s in bundle["special_achievements"]}
         self.set_names: list[str] = sorted(bundle.get("sets", {}))   # the sets in play (runtime/rules/sets.py)
         # the game's rules: the edition's, with the sets' overrides (innoscript/core/editions.py)
         self.rules: dict = overridden_rules(m["rules"], [bundle["sets"][n]["manifest"] for n in self.set_names])
         # the score an Achieve needs (runtime/state/board.py's achieve_cost)
         self.achieve_cost: str = self.rules.get("achieve_cost", "times_value")
-        # Cells that are no icon in counts: an echo box always; a bonus unless a set in play counts bonuses
-        # as an icon type of their own (manifest bonus.counts_as_icon), which then is one of the icons.
-        bonus_icon = any(bundle["sets"][n]["manifest"].get("bonus", {}).get("counts_as_icon") for n in self.set_names)
-        self.not_icons = {"echo"} | (set() if bonus_icon else {"bonus"})
-        if bonus_icon and "bonus" not in self.icons:
-            self.icons = self.icons + ["bonus"]
+        # the sets' cells, word -> spec (a word two sets declare is one cell); those that icon counts do not
+        # count, and those that do, which are icon types of their own
+        self.cells: dict[str, dict] = {}
+        for n in self.set_names:
+            for w, spec in sorted(bundle["sets"][n]["manifest"].get("cells", {}).items()):
+                self.cells[w] = {**self.cells.get(w, {}), **spec}
+        self.not_icons = frozenset(w for w, spec in self.cells.items() if not spec.get("counts_as_icon"))
+        self.icons = self.icons + [w for w in sorted(self.cells) if w not in self.not_icons and w not in self.icons]
+        # each scoring cell's compiled score (runtime/machine/expressions.py), from the first set that gives one
+        self.cell_scores: dict[str, tuple[str, dict]] = {}
+        for n in self.set_names:
+            for w, chunk in sorted(bundle["sets"][n].get("cell_scores", {}).items()):
+                if chunk is not None and w not in self.cell_scores:
+                    self.cell_scores[w] = (n, chunk)
         # every set's hooks, sets in name order (runtime/rules/hooks.py)
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
         self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in running order
@@ -116,7 +129,7 @@ class Cards:
         return [icons[k] for k in self.splay_positions[splay] if icons[k] != self.hex]
 
     def counted_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
-        """The visible icons that icon counts count (no echo box; a bonus only where it is an icon)."""
+        """The visible icons that icon counts count (no set's cell unless it counts as an icon)."""
         return [i for i in self.visible_icons(cid, splay, is_top) if i not in self.not_icons]
 
     def card_icons(self, cid: int, splay: str, is_top: bool) -> tuple:

@@ -120,12 +120,12 @@ def achievement_count(state: dict, p: int) -> int:
     return sum(len(state["players"][q]["achievements"]) for q in team(state, p))
 
 
-def achievements_needed(manifest: dict, state: dict, sets_bonus: int = 0) -> int:
+def achievements_needed(manifest: dict, state: dict, set_extra: int = 0) -> int:
     """The edition's number for the player count (a team: the two-player number), plus what the sets
-    in play add (sets_bonus, runtime/rules/sets.py), +1 with the option."""
+    in play add (set_extra, runtime/rules/sets.py), +1 with the option."""
     key = "2" if has_teams(state) else str(len(state["players"]))
     extra = 1 if (state.get("options") or {}).get("extra_achievement") else 0
-    return manifest["achievements_to_win"][key] + sets_bonus + extra
+    return manifest["achievements_to_win"][key] + set_extra + extra
 
 
 def winners(state: dict, players: list[int]) -> list[int]:

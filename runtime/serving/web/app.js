@@ -275,7 +275,7 @@ function playerBox(v, p, i) {
   return box;
 }
 
-// The score and what makes it: the score pile's values, and what the sets in play add (bonuses, for Echoes).
+// The score and what makes it: the score pile's values, and what the sets in play add (Echoes' bonuses).
 function scoreText(p) {
   const ages = Array.isArray(p.score) ? p.score.map((c) => c.age) : p.score.ages;
   const pile = ages.reduce((a, b) => a + b, 0);
@@ -483,9 +483,9 @@ function logEntry(e, v) {
   const who = pname(v, e.player);
   const t = e.type;
   if (t === "effect") {
-    if (!e.echo) return null;
-    li.append("↳ echo effect of ", cardSpan(e.card), who ? ` for ${who}` : "");
-    li.classList.add("ev-echo");
+    if (!e.cell) return null;   // a cell's effect (an echo effect) is marked; a dogma's own effects are not
+    li.append(`↳ ${InnoCards.cellLabel(e.cell)} of `, cardSpan(e.card), who ? ` for ${who}` : "");
+    li.classList.add("ev-cell-effect");
     return li;
   }
   // a set's verbs come with its events: into its zone ("foreshadows"), or moving as a meld ("promotes")

@@ -5,7 +5,7 @@
 "use strict";
 (function (root) {
   const SVG = "http://www.w3.org/2000/svg";
-  const KNOWN = ["crown", "leaf", "lightbulb", "castle", "factory", "clock", "avatar", "hex", "music_note", "bonus", "echo"];
+  const KNOWN = ["crown", "leaf", "lightbulb", "castle", "factory", "clock", "avatar", "hex"];   // sets' glyphs: by the sprite
   // The printed slots of the base editions; a manifest may name others (passed in opts.manifest).
   const DEFAULT_MANIFEST = {
     icon_positions: ["top_left", "bottom_left", "bottom_middle", "bottom_right"], hex: "hex",
@@ -13,7 +13,7 @@
              aslant: ["top_left", "bottom_left", "bottom_middle", "bottom_right"]},
   };
   let manifest = DEFAULT_MANIFEST;
-  let known = {};   // card name -> catalog entry: completes a view's face with its bonuses, echo effect and set
+  let known = {};   // card name -> catalog entry: completes a view's face with its cells' numbers and effects, and set
 
   function el(tag, cls, text) {
     const e = document.createElement(tag);
@@ -31,7 +31,7 @@
     const entry = face && known[face.name];
     if (!entry) return face;
     const out = Object.assign({}, face);
-    for (const k of ["bonuses", "echo", "set"]) if (out[k] === undefined && entry[k] !== undefined) out[k] = entry[k];
+    for (const k of ["cell_values", "cell_effects", "set"]) if (out[k] === undefined && entry[k] !== undefined) out[k] = entry[k];
     return out;
   }
 
@@ -74,26 +74,44 @@
 
   function slotOf(position) { return "inno-slot-" + String(position).replace(/[^a-z_]/g, ""); }
 
-  // What a printed cell holds: an icon; a bonus (its glyph and value); the echo effect's box.
+  // The cells a set declares (the catalog manifest's "cells": word -> {effect, value, label}).
+  function cellSpec(name) { return (manifest.cells || {})[name]; }
+  function cellLabel(name) { const c = cellSpec(name) || {}; return c.label || (c.effect ? name + " effect" : name); }
+
+  // A cell's words for a screen reader: "bonus 1", "an echo effect", an icon's name.
+  function cellWords(face, i) {
+    const name = (face.icons || [])[i];
+    const value = (face.cell_values || [])[i];
+    if (value !== undefined && value !== null) return `${cellLabel(name)} ${value}`;
+    if (cellSpec(name) && cellSpec(name).effect) return `an ${cellLabel(name)}`.replace(/^an ([^aeiou])/, "a $1");
+    return name;
+  }
+
+  // What a printed cell holds: an icon; a set's cell with its number (a bonus); an effect cell (where an echo box is).
   function cell(face, i, position) {
     const name = (face.icons || [])[i];
     const slot = el("span", "inno-slot " + slotOf(position || "extra"));
-    if (name === "bonus") {
-      const value = (face.bonuses || [])[i];
-      slot.classList.add("inno-bonus");
-      const g = icon("bonus");
-      g.setAttribute("aria-label", value === undefined || value === null ? "bonus" : `bonus ${value}`);
+    const value = (face.cell_values || [])[i];
+    const g = icon(name);
+    if (value !== undefined && value !== null) {
+      slot.classList.add("inno-value-cell");
+      g.setAttribute("aria-label", cellWords(face, i));
       slot.appendChild(g);
-      if (value !== undefined && value !== null) slot.appendChild(el("span", "inno-bonus-value", value));
-    } else if (name === "echo") {
-      slot.classList.add("inno-echo-cell");
-      const g = icon("echo");
-      g.setAttribute("aria-label", "echo effect");
+      slot.appendChild(el("span", "inno-cell-value", value));
+    } else if (cellSpec(name)) {
+      slot.classList.add(cellSpec(name).effect ? "inno-effect-cell" : "inno-value-cell");
+      g.setAttribute("aria-label", cellLabel(name));
       slot.appendChild(g);
     } else {
-      slot.appendChild(icon(name));
+      slot.appendChild(g);
     }
     return slot;
+  }
+
+  // The card's cells' effects (an echo effect), each printed in its own box: {cell, text}.
+  function effectCells(face, list) {
+    if (face.cell_effects) return face.cell_effects;
+    return list.filter((e) => e && e.kind === "cell").map((e) => ({cell: e.cell, text: e.text}));
   }
 
   function describe(face) {
@@ -132,17 +150,19 @@
       f.appendChild(icon(face.dogma));
       box.appendChild(f);
     }
-    // the echo effect is printed in its own box (its icon position), apart from the dogma effects
-    const echo = face.echo || (list.find((e) => e && e.kind === "echo") || {}).text;
-    if (echo) {
-      const b = el("div", "inno-echo-box");
-      const head = el("p", "inno-echo-head");
-      head.append(icon("echo", "inno-effect-icon"), "Echo effect");
-      b.append(head, richText(echo, "p"));
+    // a cell's effect (an echo effect) is printed in its own box (its icon position), apart from the dogma effects
+    const boxed = effectCells(face, list);
+    for (const ce of boxed) {
+      const b = el("div", "inno-cell-effect-box");
+      b.dataset.cell = ce.cell;
+      const head = el("p", "inno-cell-effect-head");
+      const label = cellLabel(ce.cell);
+      head.append(icon(ce.cell, "inno-effect-icon"), label.charAt(0).toUpperCase() + label.slice(1));
+      b.append(head, richText(ce.text, "p"));
       box.appendChild(b);
     }
-    list = list.filter((e) => !(e && e.kind === "echo"));
-    if (!list.length && (face.no_effect || !echo)) {
+    list = list.filter((e) => !(e && e.kind === "cell"));
+    if (!list.length && (face.no_effect || !boxed.length)) {
       box.appendChild(el("p", "inno-effect", face.no_effect ? "(no dogma effect printed)" : "(no effects scripted yet)"));
     }
     for (const e of list) {
@@ -193,9 +213,7 @@
       const name = (face.icons || [])[i];
       if (name === undefined) return;
       s.appendChild(cell(face, i, pos));
-      if (name === "bonus") names.push(`bonus ${(face.bonuses || [])[i]}`);
-      else if (name === "echo") names.push("an echo effect");
-      else if (name !== manifest.hex) names.push(name);
+      if (name !== manifest.hex) names.push(cellWords(face, i));
     });
     s.setAttribute("aria-label", `${describe(face)}, under the top card, showing ${names.join(", ") || "no icons"}`);
     return s;
@@ -250,6 +268,7 @@
   }
 
   root.InnoCards = {icon, card, back, special, strip, pile, row, detail, richText, loadSprite, setManifest, setCatalog,
+                    cellLabel, effectCells,
                     describe, ICONS: KNOWN};
 })(typeof window !== "undefined" ? window : globalThis);
 
