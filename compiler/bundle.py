@@ -292,7 +292,11 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
         out["draw_rule"] = attempt(compile_condition, m["draw_rule"], f"{where}#draw_rule", vocab)
     for word, spec in sorted(m.get("cells", {}).items()):
         if spec.get("score"):
-            out["cell_scores"][word] = attempt(compile_number, spec["score"], f"{where}#cells/{word}/score", vocab)
+            chunk = attempt(compile_number, spec["score"], f"{where}#cells/{word}/score", vocab)
+            if chunk is not None and "cell_score" in chunk["consts"]:    # a score read through scores: no end
+                errors.append(Diagnostic("E500", f"the score of the cell '{word}' may not read cell_score()",
+                                         f"{where}#cells/{word}/score", Pos(1, 1)))
+            out["cell_scores"][word] = chunk
     for name, spec in sorted(m.get("zones", {}).items()):
         limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
         out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),

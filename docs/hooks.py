@@ -273,7 +273,7 @@ def _gallery_pages() -> dict[str, str]:
     made from the compiled cards.
 
     Each card page: the card drawn by the shared card renderer (runtime/serving/web/cards.js), the printed text
-    beside the rendered one with the errata similarity and word diff (a set's echo effect too), the scenarios
+    beside the rendered one with the errata similarity and word diff (a set's cell effects too), the scenarios
     that test it (linked to generated pages), the change from or to the other edition, the script and its
     bytecode."""
     from innoscript.compiler.tools import errata as E
@@ -303,7 +303,7 @@ def _gallery_pages() -> dict[str, str]:
         d = diff_card(a, b)
         lines.append(f"{_cap(d.summary())}. The card in the {other} edition: [{name} ({other})]({up}{slug}.md).")
         for e in d.effects:
-            kind = "Echo effect" if e.get("kind") == "echo" else "Effect"
+            kind = f"{_cap(e['cell'])} effect" if e.get("cell") else "Effect"
             old_ed, new_ed = (other, ed_name) if older else (ed_name, other)
             lines += ["", f"{kind} {e['index']} ({e['change']}):", "",
                       f"- {old_ed}: {e['old'] or '-'}", f"- {new_ed}: {e['new'] or '-'}"]
@@ -377,8 +377,8 @@ def _gallery_of(pages, folder, ed_name, sets, label, bundle, catalog, asts, refe
         mine = by_card.get(name, [])
         sims = [c.similarity for c in mine if c.similarity is not None]
         sim = f"{sum(sims) / len(sims):.2f}" if sims else "-"
-        cells = [f"bonus {b}" if b is not None else i for i, b in zip(card["icons"], card.get("bonuses") or
-                                                                          [None] * len(card["icons"]))]
+        cells = [f"{i} {b}" if b is not None else i for i, b in zip(card["icons"], card.get("cell_values") or
+                                                                        [None] * len(card["icons"]))]
         rows.append(f"| {card['age']} | [{name}]({slug}.md) | {card['color']} | "
                     f"{' '.join(cells)} | {card['dogma']} | {len(card['effects'])} | {sim} | "
                     f"{len(scenarios.get(name, []))} |")
@@ -393,8 +393,8 @@ def _gallery_of(pages, folder, ed_name, sets, label, bundle, catalog, asts, refe
         elif not mine or all(c.similarity is None for c in mine):
             lines.append("No reference text for this card; the rendered text:")
             rendered = E.Renderer().card(asts[name])
-            if rendered.get("echo"):
-                lines += ["", f"Echo effect: {rendered['echo']}"]
+            for ce in rendered.get("cell_effects", []):
+                lines += ["", f"{_cap(ce['cell'])} effect: {ce['text']}"]
             lines += [""] + [f"{i}. {t}" for i, t in enumerate(rendered["effects"], 1)]
         else:
             lines += ["The printed text (reference) beside the English rendered from the script, their similarity "

@@ -107,12 +107,16 @@ def test_catalog_with_a_set_has_its_cards_bonuses_and_echo_effects(edition):
         assert face["set"] == card.get("set", "base")
         # effects in the card's own order (the index a decision names), the echo effect among them
         assert [e["kind"] for e in face["effects"]] == [e["kind"] for e in card["effects"]]
-        echo = [e["text"] for e in face["effects"] if e["kind"] == "echo"]
-        assert face.get("echo") == (echo[0] if echo else None)
-        assert face.get("bonuses") == (card["bonuses"] if any(b is not None for b in card.get("bonuses") or ()) else None)
-    with_echo = [f for f in cat["cards"] if "echo" in f]
-    assert len(with_echo) > 20 and all(f["echo"] and "echo" in f["icons"] for f in with_echo)
-    assert any(f.get("bonuses") for f in cat["cards"])
+        boxed = [{"cell": e["cell"], "text": e["text"]} for e in face["effects"] if e["kind"] == "cell"]
+        assert face.get("cell_effects") == (boxed or None)
+        assert face.get("cell_values") == (card["cell_values"] if any(b is not None for b in card.get("cell_values") or ())
+                                           else None)
+    with_echo = [f for f in cat["cards"] if "cell_effects" in f]
+    assert len(with_echo) > 20 and all(f["cell_effects"][0]["cell"] == "echo" and f["cell_effects"][0]["text"]
+                                       and "echo" in f["icons"] for f in with_echo)
+    assert any(f.get("cell_values") for f in cat["cards"])
+    assert cat["manifest"]["cells"]["echo"]["effect"] and cat["manifest"]["cells"]["bonus"]["value"]
+    assert all("score" not in spec for spec in cat["manifest"]["cells"].values())
     # every cell a set card shows has a glyph in the shipped sprite
     sprite = (WEB / "icons.svg").read_text()
     for icon in {i for f in cat["cards"] for i in f["icons"]}:
@@ -129,7 +133,7 @@ def test_cards_message_with_sets_and_hello_offers_them():
     assert offered["3e"] == ["echoes"] and offered["4e"] == ["echoes"] and offered["1e"] == []
     [(_, reply)] = hub.handle("c", json.dumps({"type": "cards", "edition": "4e", "sets": ["echoes"]}))
     assert not list(v.iter_errors({"server": reply}))
-    assert reply["sets"][0]["set"] == "echoes" and any(c.get("echo") for c in reply["cards"])
+    assert reply["sets"][0]["set"] == "echoes" and any(c.get("cell_effects") for c in reply["cards"])
     [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "1e", "sets": ["echoes"]}))
     assert err["code"] == "bad_edition" and "unknown set 'echoes' for edition 1e" in err["message"]
     [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "3e", "sets": ["../x"]}))
@@ -146,8 +150,8 @@ def test_dogma_preview_shares_a_piles_visible_echo_effects():
     demand, splay, under = next((d, s, c) for d in cards.cards
                                 if cards.set[d["id"]] == "base" and {e["kind"] for e in d["effects"]} == {"demand"}
                                 for c in cards.cards if cards.set[c["id"]] == "echoes" and c["color"] == d["color"]
-                                and cards.echo_position[c["id"]] is not None for s in ("left", "right", "up")
-                                if cards.echo_position[c["id"]] in cards.visible_positions(c["id"], s, False))
+                                and cards.effect_cells[c["id"]] for s in ("left", "right", "up")
+                                if cards.effect_cells[c["id"]][0][2] in cards.visible_positions(c["id"], s, False))
     color = demand["color"]
     for cid in (demand["id"], under["id"]):    # take both from wherever the deal put them
         zone, owner, col = locate(st, cid)
@@ -162,9 +166,9 @@ def test_dogma_preview_shares_a_piles_visible_echo_effects():
                         pile.remove(cid)
     st["players"][0]["board"][color] = {"cards": [demand["id"], under["id"]], "splay": splay}
     pv = dogma_preview(cards, st, 0, demand["id"])
-    assert pv["echo_cards"] == [under["name"]]
+    assert pv["cell_effects"] == [{"card": under["name"], "cell": "echo", "label": "echo effect"}]
     assert pv["shares"] == [q for q in (1,) if pv["counts"][q] >= pv["counts"][0]]
-    assert dogma_preview(cards, st, 0, under["id"])["echo_cards"] == [under["name"]]   # not a top card: its own only
+    assert [x["card"] for x in dogma_preview(cards, st, 0, under["id"])["cell_effects"]] == [under["name"]]   # its own only
     from innoscript.runtime.api.wording import action_label
     label = action_label({"type": "dogma", "card": {"name": demand["name"]}, "preview": pv}, view(cards, st, 0), 0)
     assert f"echo effect of {under['name']} first" in label

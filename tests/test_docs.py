@@ -82,7 +82,8 @@ def _a_set_has_its_gallery_pages(site):
     page = (site / "gallery" / "echoes" / "3e" / "bangle" / "index.html").read_text(encoding="utf-8")
     assert "Bangle (3e, echoes)" in page and "Echoes of the Past (3rd edition)" in page
     face = json.loads(H.unescape(re.search(r'data-inno-card="([^"]+)"', page).group(1)))
-    assert face["name"] == "Bangle" and face["echo"] and face["bonuses"] == [None, None, None, 1]
+    assert face["name"] == "Bangle" and face["cell_effects"][0]["cell"] == "echo" and face["cell_effects"][0]["text"]
+    assert face["cell_values"] == [None, None, None, 1]
     if PRINTED:
         assert re.search(r"<td>echo</td>\s*<td>Tuck a red card from your hand.</td>", page)
     assert "Changes in the 4e edition" in page and "../4e/bangle/" in page

@@ -28,7 +28,8 @@ def test_every_opcode_has_operands_stack_effect_and_doc():
 
 
 def test_builtins_have_docs_and_types():
-    types = {"int", "bool", "cards", "color", "colors", "player", "players", "icon", "icons", "values", "str", "any"}
+    types = {"int", "bool", "cards", "color", "colors", "player", "players", "icon", "icons", "values", "str", "any",
+             "cell"}
     for b in BUILTINS.values():
         assert b.doc
         assert b.result in types

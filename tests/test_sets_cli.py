@@ -105,7 +105,7 @@ def test_a_set_card_is_found_by_dis_and_render_only_with_its_set(capsys):
 def test_diff_compares_a_set_card_between_editions_echo_effect_included(capsys):
     assert cli.main(["diff", "Bangle", "--sets", "echoes", "--format", "json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert d["status"] == "changed" and d["effects"][0]["kind"] == "echo"
+    assert d["status"] == "changed" and d["effects"][0]["kind"] == "cell" and d["effects"][0]["cell"] == "echo"
     assert d["effects"][0]["old"].startswith("Tuck a red card") and "echo effect 1 changed" in d["summary"]
 
 

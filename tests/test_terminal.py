@@ -182,7 +182,7 @@ def test_terminal_log_marks_echo_effects_promotions_and_free_dogmas():
     term, _ = _set_table()
     flute = {"id": 1, "name": "Flute", "age": 1, "color": "purple", "icons": [], "dogma": "crown"}
     events = [{"type": "dogma", "player": 0, "card": flute, "counts": [2, 3]},
-              {"type": "effect", "player": 1, "card": flute, "effect": 0, "echo": True},
+              {"type": "effect", "player": 1, "card": flute, "effect": 0, "cell": "echo", "echo": True},
               {"type": "effect", "player": 1, "card": flute, "effect": 1},
               {"type": "foreshadow", "player": 0, "card": flute, "zone": "forecast", "from": "hand"},
               {"type": "meld", "player": 0, "card": flute, "from": "forecast", "verb": "promote", "promoted": True},

@@ -354,13 +354,14 @@ def test_sets_are_chosen_in_the_form_and_an_incomplete_set_is_noted(server, brow
     # the renderer draws a set card's bonus with its value and its echo effect in its own box
     bangle = next(c for c in card_catalog("3e", ["echoes"])["cards"] if c["name"] == "Bangle")
     html = pg.evaluate("""(face) => { const d = InnoCards.detail(face); document.body.appendChild(d);
-        return {bonus: d.querySelector('.inno-bonus .inno-bonus-value').textContent,
-                label: d.querySelector('.inno-bonus svg').getAttribute('aria-label'),
-                echo: d.querySelector('.inno-echo-box').textContent,
-                cell: !!d.querySelector('.inno-slot-bottom_middle.inno-echo-cell use[href="#inno-icon-echo"]'),
+        return {bonus: d.querySelector('.inno-value-cell .inno-cell-value').textContent,
+                label: d.querySelector('.inno-value-cell svg').getAttribute('aria-label'),
+                echo: d.querySelector('.inno-cell-effect-box[data-cell=echo]').textContent,
+                cell: !!d.querySelector('.inno-slot-bottom_middle.inno-effect-cell use[href="#inno-icon-echo"]'),
                 dogma: Array.from(d.querySelectorAll('.inno-effect')).map((p) => p.textContent)}; }""", bangle)
     assert html["bonus"] == "1" and html["label"] == "bonus 1" and html["cell"]
-    assert bangle["echo"] in html["echo"] and all(bangle["echo"] not in t for t in html["dogma"])
+    echo = bangle["cell_effects"][0]["text"]
+    assert echo in html["echo"] and "Echo effect" in html["echo"] and all(echo not in t for t in html["dogma"])
     pg.screenshot(path=str(shots / "web-sets.png"))
     assert not errors
 
@@ -383,7 +384,7 @@ def test_a_sets_zone_score_breakdown_and_echo_marks_are_drawn(server, browser, s
         const a = playerBox(v, mine, 0), b = playerBox(v, theirs, 1);
         document.body.append(a, b);
         const card = {id: 1, name: "Flute", age: 1, color: "purple"};
-        const log = [{type: "effect", player: 1, card, effect: 0, echo: true},
+        const log = [{type: "effect", player: 1, card, effect: 0, cell: "echo", echo: true},
                      {type: "effect", player: 1, card, effect: 1},
                      {type: "meld", player: 0, card, from: "forecast", verb: "promote", promoted: true},
                      {type: "dogma", player: 0, card, free: true, mark: "foreseen", foreseen: true},
@@ -416,9 +417,9 @@ def test_the_card_editor_writes_a_set_card_with_its_set(server, browser):
     pg.wait_for_selector("#diagnostics li:has-text('E209')")        # the set is not in play: unknown set
     pg.check("#editor-set-echoes")
     pg.wait_for_selector("#diagnostics li.ok")
-    pg.wait_for_selector("#editor-card .inno-echo-box")
-    assert "Tuck a red card from your hand." in pg.inner_text("#editor-card .inno-echo-box")
-    assert pg.inner_text("#editor-card .inno-bonus .inno-bonus-value") == "1"
+    pg.wait_for_selector("#editor-card .inno-cell-effect-box")
+    assert "Tuck a red card from your hand." in pg.inner_text("#editor-card .inno-cell-effect-box")
+    assert pg.inner_text("#editor-card .inno-value-cell .inno-cell-value") == "1"
     assert not errors
 
 

@@ -13,7 +13,7 @@ from .. import ast as A
 def constructs_of(card: A.Card) -> set[str]:
     found: set[str] = set()
     for eff in card.effects:
-        found.add({"demand": "demand", "non_demand": "effect", "compel": "compel", "echo": "echo"}[eff.kind])
+        found.add({"demand": "demand", "non_demand": "effect", "compel": "compel", "cell": "cell_effect"}[eff.kind])
         for node in _walk(eff.body):
             found |= _ids(node)
     return found

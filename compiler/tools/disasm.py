@@ -50,5 +50,5 @@ def disassemble_card(card: dict, source: str | None = None) -> str:
     lines = source.splitlines() if source else None
     parts = [f"card {card['name']!r} (age {card['age']}, {card['color']})"]
     for i, eff in enumerate(card["effects"], 1):
-        parts.append(disassemble_chunk(eff, f"effect {i}: {eff['kind']}", lines))
+        parts.append(disassemble_chunk(eff, f"effect {i}: {eff.get('cell') or eff['kind']}", lines))
     return "\n\n".join(parts) + "\n"

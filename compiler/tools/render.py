@@ -856,8 +856,7 @@ class Renderer:
             return f"colors on {self.expr(e.args[0])}"
         return self.expr(e)
 
-    @staticmethod
-    def _there_are(noun: str, none: bool) -> str:
+    def _there_are(self, noun: str, none: bool) -> str:
         """'there are any cards in your hand', 'there are any of your top cards', 'there is no icon where'."""
         if noun.startswith("any "):
             return f"there is no {noun[4:]}" if none else f"there is {noun}"

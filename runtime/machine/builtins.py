@@ -352,8 +352,7 @@ def _cell_effects(e, f, cell, cs):
 def _cell_score(e, f, cell, p):
     if p is None:
         return 0
-    from .expressions import cell_score     # the manifest expressions run on this module's VM
-    return cell_score(e.cards, e.state, cell, p)
+    return e.cell_score(cell, p)      # the host's: it runs the set's expression
 
 
 def _max(e, f, *ns):

@@ -40,6 +40,9 @@ class _Reader:
     def points(self, p: int) -> int:
         return points(self.cards, self.state, p)
 
+    def cell_score(self, cell: str, p: int) -> int:
+        return cell_score(self.cards, self.state, cell, p)
+
 
 def evaluate(cards, state: dict, set_name: str, what: str, p: int):
     """The value of a set's expression ``what`` (``draw_rule``) for player p; None when

@@ -38,7 +38,7 @@ import pickle
 
 from innoscript.core import opcodes as O
 from ..machine import tier
-from ..machine.expressions import points
+from ..machine.expressions import cell_score, points
 from ..machine.faults import BudgetExhausted, GameOver, NeedDecision, budget_fault
 from ..machine.frames import HOOK
 from ..state import teams
@@ -142,6 +142,10 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
     def points(self, p: int) -> int:
         """p's score, the sets' additions included (the VM's points() builtin asks its host)."""
         return points(self.cards, self.state, p)
+
+    def cell_score(self, cell: str, p: int) -> int:
+        """The points a set's cell adds to p's score (the VM's cell_score() builtin asks its host)."""
+        return cell_score(self.cards, self.state, cell, p)
 
     def legal_actions(self) -> list[dict]:
         p = self.state["pending"]
