@@ -778,7 +778,7 @@ def build_parser() -> argparse.ArgumentParser:
         ("innoscript errata --edition 4e --all --reference REF.json", "exact matches listed too"),
         ("innoscript errata --edition myset --set myset --reference mine.json", "only the cards of one set"),
         ("innoscript errata --set echoes --reference innovation-expansion-cards.json",
-         "the Echoes cards, echo effects included"),
+         "the Echoes cards, their cells' effects included"),
         ("innoscript errata --sets echoes --reference innovation-base-cards.json "
          "--reference innovation-expansion-cards.json", "every card, with a report per set")])
     c.add_argument("card", nargs="?", help="one card: both texts and their word diff (default: every card)")

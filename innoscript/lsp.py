@@ -130,6 +130,8 @@ def hover_text(text: str, uri: str, line: int, character: int) -> str | None:
             if word in BUILTINS:
                 b = BUILTINS[word]
                 return f"`{word}({', '.join(b.args)}) -> {b.result}`: {b.doc}"
+            if word in vocab.cells:
+                return f"cell `{word}`: {_cell_detail(vocab.cells[word])}"
             if word in vocab.icons or word == vocab.hex:
                 return f"icon `{word}`"
             if word in vocab.colors:
@@ -138,6 +140,20 @@ def hover_text(text: str, uri: str, line: int, character: int) -> str | None:
                 return keyword_hover(word)
             return None
     return None
+
+
+def _cell_detail(spec: dict) -> str:
+    """A set's cell in a few words, from its manifest spec."""
+    what = []
+    if spec.get("effect"):
+        what.append(f"an effect cell ({spec.get('label', 'its effect')} printed in its position)")
+    if spec.get("value"):
+        what.append("a cell with a number")
+    if spec.get("counts_as_icon"):
+        what.append("counted as an icon")
+    if spec.get("score"):
+        what.append("adds to the score")
+    return "a set's cell: " + (", ".join(what) or "a mark in an icon position")
 
 
 def keyword_hover(word: str) -> str | None:
@@ -249,6 +265,9 @@ def completion_items(uri: str, text: str | None = None, line: int = 0, character
                   for n in names]
         items += [T.CompletionItem(label=i, kind=K.EnumMember, detail="icon", sort_text=f"2{i}") for i in vocab.icons]
         items += [T.CompletionItem(label=c, kind=K.EnumMember, detail="colour", sort_text=f"2{c}") for c in vocab.colors]
+        # the sets' cells: in a card's icons, an effect's name (echo { }), a cell_*() argument
+        items += [T.CompletionItem(label=w, kind=K.EnumMember, detail=_cell_detail(spec), sort_text=f"2{w}")
+                  for w, spec in sorted(vocab.cells.items()) if w not in vocab.icons]
         items += [T.CompletionItem(label=b.name, kind=K.Function, detail=b.doc, sort_text=f"3{b.name}")
                   for b in BUILTINS.values()]
     if accepts is None:

@@ -176,3 +176,18 @@ def test_completion_in_a_set_file_offers_its_sets_and_zones():
     zones = at(HEAD + "    return a card from your ")
     assert {"forecast", "hand", "board"} <= zones and "draw" not in zones and "echoes" not in zones
     assert "echoes" not in labels_at(HEAD + "    draw ")      # no set in play outside a set's folder
+
+
+def test_completion_and_hover_know_the_cells_of_the_sets_in_play():
+    """A set's cells (manifest cells) are offered where a name may come and explained on hover; outside a set's
+    folder, with no set in play, they are neither."""
+    from pathlib import Path
+    from innoscript import lsp
+    uri = (Path(__file__).resolve().parent.parent / "cards" / "sets" / "echoes" / "3e" / "age1" / "new.inno").as_uri()
+    text = HEAD + "    if cell_value(b"
+    labels = {i.label for i in lsp.completion_items(uri, text + ", drawn) > 1 { draw [1] }\n}\n",
+                                                    text.count("\n"), len(text.split("\n")[-1]))}
+    assert {"bonus", "echo"} <= labels
+    assert "bonus" not in labels_at(HEAD + "    if cell_value(b")
+    hover = lsp.hover_text(HEAD + "    draw [1]\n}\n# echo bonus\n", uri, HEAD.count("\n") + 2, 8)
+    assert hover and "cell `bonus`" in hover and "number" in hover and "score" in hover

@@ -122,15 +122,20 @@ def test_the_set_name_check_can_fail():
 
 
 def _set_words() -> set[str]:
-    """The words the sets give the language: their zones, their verbs and their Dogma marks, read from every set
-    manifest, and the words the sets still to come will bring (issue notes: museums, relics, the safe)."""
+    """The words the sets give the language: their zones, their verbs, their Dogma marks, their icons and their
+    cells, read from every set manifest, and the words the sets still to come will bring (issue notes: museums,
+    relics, the safe)."""
     words = {"museum", "museums", "relic", "relics", "safeguard", "display"}
     for manifest in (ROOT / "cards" / "sets").glob("*/*/set.json"):
         data = json.loads(manifest.read_text())
         for zone, spec in data.get("zones", {}).items():
             words |= {zone, spec.get("verb") or zone}
         words |= set(data.get("verbs", {})) | set(data.get("dogma_marks", []))
+        words |= set(data.get("icons", {})) | set(data.get("cells", {}))
     return words - {""}
+
+
+_BASE_TERMS = ("sharing_bonus",)
 
 
 def _using_set_words(text: str, words: set[str]) -> list[str]:
@@ -145,16 +150,22 @@ def _using_set_words(text: str, words: set[str]) -> list[str]:
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
                 docs.add(id(first.value))
     found = []
+
+    def parts(name: str) -> list[str]:
+        for term in _BASE_TERMS:       # the base game's own words that hold a set's ('sharing_bonus')
+            name = name.replace(term, "")
+        return name.split("_")
     for node in ast.walk(tree):
         names = []
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
-            names = re.findall(r"[a-z_]+", node.value.lower())
+            text = node.value.lower().replace("sharing bonus", "")
+            names = [p for w in re.findall(r"[a-z_]+", text) for p in parts(w)]
         elif isinstance(node, ast.Name):
-            names = node.id.lower().split("_")
+            names = parts(node.id.lower())
         elif isinstance(node, ast.Attribute):
-            names = node.attr.lower().split("_")
+            names = parts(node.attr.lower())
         elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            names = node.name.lower().split("_")
+            names = parts(node.name.lower())
         hit = sorted(set(names) & words)
         if hit:
             found.append(f"{getattr(node, 'lineno', '?')}: {', '.join(hit)}")
@@ -165,7 +176,7 @@ def test_no_python_outside_tests_uses_a_sets_own_words():
     """The grammar, the opcode table and the engine know no set's zone, verb or Dogma mark by name: they come
     from the manifests (docs/engine-concepts.md)."""
     words = _set_words()
-    assert {"forecast", "foreshadow", "promote", "foreseen"} <= words
+    assert {"forecast", "foreshadow", "promote", "foreseen", "echo", "bonus", "music_note"} <= words
     offenders = []
     for folder in ("innoscript", "compiler", "runtime", "grammar"):
         for py in (ROOT / folder).rglob("*.py"):
@@ -181,4 +192,6 @@ def test_the_set_word_check_can_fail():
     assert _using_set_words('verb = "foreshadow"\n', words)
     assert _using_set_words("forecast_limit = 3\n", words)
     assert _using_set_words("x = cards.promote\n", words)
+    assert _using_set_words('kind = "echo"\n', words) and _using_set_words("bonuses = card.bonus\n", words)
+    assert not _using_set_words('rule = "sharing_bonus"\n', words)
     assert not _using_set_words('"""A docstring may say foreshadow."""\nx = 1  # and so may a comment: forecast\n', words)

@@ -209,7 +209,7 @@ def markdown_report(edition: str, checks: list[EffectCheck], set_name: str | Non
              "text (added words `{+...+}`), after normalisation. *Close* and *different* rows are reviewed",
              "wording differences; the suite fails if any effect drifts below its reviewed similarity.", ""]
     if set_name is not None:
-        lines += ["An effect named by a word (`echo`) is the card's effect of that cell, compared with its printed text.",
+        lines += ["An effect named by a word is the card's effect of the cell of that word, compared with its printed text.",
                   ""]
     lines += ["| card | effect | status | similarity | word diff |", "|---|---|---|---|---|"]
     for c in sorted(checks, key=lambda c: (c.similarity if c.similarity is not None else -1, c.card, _order(c))):

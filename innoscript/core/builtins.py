@@ -3,7 +3,7 @@ result type and a one-line doc.  The resolver checks calls against this
 table, the VM implements each entry (runtime/machine/builtins.py) and the docs
 list it.  Types: int, bool, cards, color, colors, player, players, icon,
 values, str, any, and cell (a word of a cell a set in play declares,
-manifest "cells": 'bonus', 'echo').
+manifest "cells").
 """
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("count", ("any",), "int", "how many cards, colours, values or players"),
     Builtin("value", ("cards",), "int", "the value of a card (the total value of several; 0 for none)"),
     Builtin("highest", ("cards",), "int", "the highest value among the cards (0 for none); of a list of values, the highest "
-                                          "value: highest(cell_values(bonus, your board))"),
+                                          "value: highest(cell_values(CELL, your board))"),
     Builtin("lowest", ("cards",), "int", "the lowest value among the cards (0 for none)"),
     Builtin("highest_value", ("values",), "int", "the highest of a list of values (0 for none; written 'highest(VALUES)')"),
     Builtin("lowest_value", ("values",), "int", "the lowest of a list of values (0 for none; written 'lowest(VALUES)')"),
@@ -65,14 +65,14 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("your_turn", (), "bool", "whether the performer ('you') is the player whose turn it is (written 'it is your turn')"),
     Builtin("was_marked", ("str",), "bool", "whether this card's execution carries a Dogma mark a set declares (written 'this card was MARK', after a free Dogma 'dogma X, MARK')"),
     Builtin("set", ("cards",), "str", "the set a card belongs to ('base' for the base game; the first of several)"),
-    Builtin("cell_value", ("cell", "cards"), "int", "the number a card prints in a set's cell ('cell_value(bonus, X)': "
-                                                     "its bonus; 0 for none; the highest of several)"),
+    Builtin("cell_value", ("cell", "cards"), "int", "the number a card prints in a set's value cell (0 for none; the "
+                                                     "highest of several): 'cell_value(CELL, drawn)'"),
     Builtin("cell_values", ("cell", "cards"), "values", "every visible number of that cell on board cards (every printed "
-                                                        "one elsewhere), one per cell: 'cell_values(bonus, your board)'"),
+                                                        "one elsewhere), one per cell: 'cell_values(CELL, your board)'"),
     Builtin("cell_effects", ("cell", "cards"), "int", "how many effects of that effect cell the cards show (visible ones "
-                                                      "for board cards): 'cell_effects(echo, pile(you, red))'"),
+                                                      "for board cards): 'cell_effects(CELL, pile(you, red))'"),
     Builtin("cell_score", ("cell", "player"), "int", "the points the cell adds to the player's score, by its set's "
-                                                     "rule (manifest cells.CELL.score): 'cell_score(bonus, you)'"),
+                                                     "rule (manifest cells.CELL.score): 'cell_score(CELL, you)'"),
     Builtin("max", ("int",), "int", "the largest of the numbers: max(0, n - 1)", variadic=True),
     Builtin("min", ("int",), "int", "the smallest of the numbers: min(3, count(your hand))", variadic=True),
     Builtin("splay_rank", ("str",), "int", "a splay direction's rank: 'none' 0, then its place in the edition's splay_order (left 1, right 2, up 3, aslant 4)"),

@@ -128,8 +128,8 @@ class Dogma:
                 sharers.append((q, not teams.same_team(st, p, q)))   # only an opponent earns the bonus
         items = []
         for c, e in cells:
-            for q, bonus in sharers:
-                items.append([c, e, q, p, bonus])
+            for q, earns in sharers:
+                items.append([c, e, q, p, earns])
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
             kind = chunk["kind"]
             if kind == "cell":
@@ -139,8 +139,8 @@ class Dogma:
                     if (counts[q] < mine) == (kind == "demand") and q not in out:
                         items.append([cid, e, q, p, False])
             else:
-                for q, bonus in sharers:
-                    items.append([cid, e, q, p, bonus])
+                for q, earns in sharers:
+                    items.append([cid, e, q, p, earns])
         return items
 
     def has_dogma_effects(self, cid: int) -> bool:
