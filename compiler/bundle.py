@@ -460,8 +460,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             if spec.get("scope", "player") not in ("player", "game") or \
                     spec.get("visibility") not in (("all", "none") if spec.get("scope") == "game" else ("owner", "all")) \
                     or spec.get("size", "public") not in (("public",) if spec.get("scope") == "game" else ("public", "owner")):
-                fail(f"set {name!r} zone {z[:40]!r}: a player's zone is seen by its owner or all, its size public or "
-                     "the owner's; a game-wide zone (scope game) is seen by all or none, its size public")
+                fail(f"set {name!r} zone {z[:40]!r}: a player's zone has visibility owner or all and size public or "
+                     "owner; a game-wide zone (scope game) visibility all or none and size public")
             homed = spec.get("cards", []) if spec.get("scope") == "game" else []
             if not isinstance(homed, list) or any(c not in names or c in home_cards for c in homed) or \
                     spec.get("scope") != "game" and ("cards" in spec or spec.get("return_to_home")):
