@@ -487,12 +487,14 @@ class Resolver:
             name = z.name if z.name in self.v.zones else (z.name[:-1] if z.name.endswith("s") else z.name)
             if name not in self.v.zones:
                 self.r.error("E211", f"unknown zone '{z.name}'", z.pos,
-                             did_you_mean(z.name, self.v.zones) or
+                             (f"the {z.name} is the game's, nobody's: write 'the {z.name}'" if z.name in self.v.shared_zones
+                              else None) or did_you_mean(z.name, self.v.zones) or
                              "zones are hand, score pile, board, achievements, or a zone of a set in play")
             else:
                 z.name = name
         if z.kind == "shared" and z.name not in self.v.shared_zones:
             self.r.error("E211", f"unknown zone 'the {z.name}'", z.pos,
+                         (f"each player has a {z.name}: write 'your {z.name}'" if z.name in self.v.zones else None) or
                          did_you_mean(z.name, self.v.shared_zones) or
                          "'the NAME' is a game-wide zone of a set in play (its manifest's zones with scope game)")
         if z.kind == "deck" and z.name is not None:

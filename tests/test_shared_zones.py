@@ -215,3 +215,39 @@ def test_a_condition_reading_a_game_wide_zone_reads_it():
     vocab = vocabulary(ed.manifest, ed.card_names, [{"set": "x", "ages": [1], "zones": {"vault": {"scope": "game"}}}])
     from innoscript.core.readsets import read_set
     assert read_set(compile_condition("count(the vault) > 1", "t", vocab)) == ["shared"]
+
+
+# ---------------------------------------------------------------- cards with a home
+
+def test_a_card_with_a_home_comes_back_to_it_from_anywhere_and_the_others_go_to_their_piles(gallery):
+    game = _game(gallery)
+    eng, st, cards = game.engine, game.state, game.cards
+    idol, sailing = cards.by_name["Idol"], cards.by_name["Sailing"]
+    for where in ("achievements", "score", "hand"):   # another player's achievements too
+        remove_from_anywhere(st, idol)
+        place(cards, st, idol, where, 1)
+        frame = {"you": 0, "kind": "effect"}
+        assert eng.move(frame, [idol], "return") == [idol]
+        assert st["zones"]["shrine"] == [idol] and violations(eng) == []
+    remove_from_anywhere(st, idol)
+    place(cards, st, idol, "hand", 0)
+    eng.move({"you": 0, "kind": "effect"}, [idol], "place")     # on top of its deck: home all the same
+    assert st["zones"]["shrine"] == [idol]
+    assert eng.events[-1]["type"] == "place" and eng.events[-1]["zone"] == "shrine" and eng.events[-1]["shared"]
+    # a card of a zone that is not its home goes to its own pile
+    eng.move({"you": 0, "kind": "effect"}, [sailing], "return")
+    assert st["zones"]["vault"] == [] and st["supply"]["1"][-1] == sailing and violations(eng) == []
+
+
+def test_a_script_writing_a_zone_the_other_way_is_told_how(tmp_path, monkeypatch):
+    monkeypatch.setenv("INNOSCRIPT_CARDS", str(ROOT))
+    from innoscript.compiler.bundle import compile_card, vocabulary
+    from innoscript.core.editions import available_sets
+    ed = load_edition("3e", sets=available_sets("3e"))
+    vocab = vocabulary(ed.manifest, ed.card_names, ed.sets)
+    head = 'card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\n'
+    for body, hint in (("take a card from your vault", "write 'the vault'"),
+                       ("take a card from the forecast", "write 'your forecast'")):
+        with pytest.raises(CompileError) as err:
+            compile_card(head + "effect {\n    " + body + "\n}\n", "x.inno", vocab)
+        assert "E211" in err.value.render() and hint in err.value.render(), err.value.render()
