@@ -146,10 +146,11 @@ class Owner(Node):
 
 @dataclass
 class Zone(Node):
-    kind: str              # hand score board top achievements revealed junk available available_special available_all junk_special deck revealed_all set
+    kind: str              # hand score board top achievements revealed junk available available_special available_all junk_special deck revealed_all set shared
     owner: Optional[Owner] = None
     age: Optional["Expr"] = None
     name: Optional[str] = None     # kind 'set': a zone a set manifest declares ('forecast'), as written;
+                                   # kind 'shared': a game-wide zone a set manifest declares ('the NAME');
                                    # kind 'deck': the set whose pile it is ('echoes', 'base'; None: base)
 
 

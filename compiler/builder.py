@@ -537,6 +537,12 @@ class Builder(Transformer):
 
     dest_set = zone_set
 
+    def zone_shared(self, meta, c):
+        """'the NAME': a game-wide zone a set manifest declares (scope game), no owner."""
+        return A.Zone("shared", name=str(c[0]), pos=_pos(meta))
+
+    dest_shared = zone_shared
+
     def zone_junk(self, meta, c):
         return A.Zone("junk", pos=_pos(meta))
 

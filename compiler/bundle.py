@@ -37,7 +37,8 @@ BUNDLE_FORMAT = "innoscript-bundle"
 # fields the engine's events have (a set's Dogma mark becomes a flag of its Dogma's event, an effect cell's word a
 # flag of its effect's event: 'foreseen': true, 'echo': true)
 EVENT_FIELDS = frozenset({"type", "player", "card", "cards", "from", "from_player", "to", "zone", "free", "icon",
-                          "counts", "verb", "mark", "age", "set", "name", "effect", "cell", "kind", "reason"})
+                          "counts", "verb", "mark", "age", "set", "name", "effect", "cell", "kind", "reason",
+                          "shared"})
 BUNDLE_VERSION = 1
 
 
@@ -68,7 +69,7 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
             if spec.get("counts_as_icon") and word not in v.icons:    # an icon type of its own in counts
                 v.icons.append(word)
         for zone, spec in sorted(sm.get("zones", {}).items()):
-            v.zones.append(zone)
+            (v.shared_zones if spec.get("scope") == "game" else v.zones).append(zone)
             if spec.get("verb"):
                 v.zone_verbs[spec["verb"]] = zone
         for verb, spec in sorted(sm.get("verbs", {}).items()):
@@ -85,6 +86,11 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
         raise CompileError([Diagnostic("E500", f"a set's verb, Dogma mark or cell '{w}' is a word of the language, "
                                                "an icon or a field of its events; choose another", "set.json",
                                        Pos(0, 0)) for w in taken])
+    # a game-wide zone is written 'the NAME': a word of the language there would be read as itself
+    taken = [z for z in v.shared_zones if z in all_keywords()]
+    if taken:
+        raise CompileError([Diagnostic("E500", f"a set's game-wide zone '{z}' is a word of the language; "
+                                               "choose another name", "set.json", Pos(0, 0)) for z in taken])
     # music notes are counted by name ('icons(music_note, ...)'), though each is the card's hex
     v.icons += [n for n in v.hex_like if n not in v.icons]
     return v
@@ -301,6 +307,12 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
         limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
         out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),
                               "verb": spec.get("verb"), "limit": limit, "actions": list(spec.get("actions", []))}
+        if spec.get("scope", "player") == "game":      # a game-wide zone, and the cards whose home it is
+            out["zones"][name].update(scope="game", cards=list(spec.get("cards", [])),
+                                      return_to_home=bool(spec.get("return_to_home", False)))
+        problem = _zone_problem(name, spec, vocab.card_names)
+        if problem:
+            errors.append(Diagnostic("E500", f"zone '{name}': {problem}", where, Pos(0, 0)))
     for sa in m.get("special_achievements", []):
         chunk = attempt(compile_condition, sa["condition"], f"{where}#{sa['name']}", vocab)
         if chunk is not None:
@@ -317,6 +329,33 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
     if errors:
         raise CompileError(errors, sources)
     return out
+
+
+def _zone_problem(name: str, spec: dict, card_names) -> str | None:
+    """What is wrong with a zone of a set manifest beyond its schema (None: nothing): a game-wide zone
+    is seen by all or by none and takes no action; only it may hold cards from the start, each a card of
+    the game, once; a home needs those cards."""
+    game = spec.get("scope", "player") == "game"
+    if game and spec.get("visibility") not in ("all", "none"):
+        return "a game-wide zone (scope game) is seen by all or by none (visibility all or none)"
+    if not game and spec.get("visibility") == "none":
+        return "a player's zone is seen by its owner or by all (visibility owner or all)"
+    if game and spec.get("size", "public") != "public":
+        return "a game-wide zone's size is public"
+    if game and spec.get("actions"):
+        return "actions take their card from a player's own zone, not from a game-wide one"
+    if not game and (spec.get("cards") or spec.get("return_to_home")):
+        return "only a game-wide zone (scope game) holds cards from the start and is their home"
+    names = list(spec.get("cards", []))
+    unknown = [c for c in names if c not in card_names]
+    if unknown:
+        return f"starts with {unknown[0][:60]!r}, no card of the game"
+    twice = sorted({c for c in names if names.count(c) > 1})
+    if twice:
+        return f"names {twice[0][:60]!r} twice"
+    if spec.get("return_to_home") and not names:
+        return "return_to_home needs the cards whose home it is ('cards')"
+    return None
 
 
 def dumps(bundle: dict) -> str:
@@ -415,7 +454,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         if sa.get("claimed_by") is not None and sa["claimed_by"] not in names:
             fail(f"special achievement {sa['name'][:40]!r}: claimed_by names no card of the game")
         _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
-    zone_names, zone_verbs = set(), set()
+    zone_names, zone_verbs, home_cards = set(), set(), set()
     for name, gs in sorted(sets.items()):
         if gs.get("draw_rule") is not None:
             _check_chunk(gs["draw_rule"], f"set {name!r} draw_rule", fail, condition=True)
@@ -431,12 +470,24 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         for z, spec in zones.items():
             if not isinstance(spec, dict):
                 fail(f"set {name!r} zone {z[:40]!r} is an object")
-            if not z.isidentifier() or z in O.ENUMS["zone"] or z in O.ENUMS["global_zone"] or z in zone_names:
+            if not z.isidentifier() or z in O.ENUMS["zone"] or z in O.ENUMS["global_zone"] or z in zone_names \
+                    or z in ("supply", "removed", "deck"):
                 fail(f"set {name!r} zone {z[:40]!r}: a zone is named by a word of its own, not a base zone's "
                      "nor another set's")
             zone_names.add(z)
-            if spec.get("visibility") not in ("owner", "all") or spec.get("size", "public") not in ("public", "owner"):
-                fail(f"set {name!r} zone {z[:40]!r}: visibility is owner or all, size public or owner")
+            if spec.get("scope", "player") not in ("player", "game") or \
+                    spec.get("visibility") not in (("all", "none") if spec.get("scope") == "game" else ("owner", "all")) \
+                    or spec.get("size", "public") not in (("public",) if spec.get("scope") == "game" else ("public", "owner")):
+                fail(f"set {name!r} zone {z[:40]!r}: a player's zone has visibility owner or all and size public or "
+                     "owner; a game-wide zone (scope game) visibility all or none and size public")
+            homed = spec.get("cards", []) if spec.get("scope") == "game" else []
+            if not isinstance(homed, list) or any(c not in names or c in home_cards for c in homed) or \
+                    spec.get("scope") != "game" and ("cards" in spec or spec.get("return_to_home")):
+                fail(f"set {name!r} zone {z[:40]!r}: the cards it starts with are cards of the game, each in one "
+                     "game-wide zone once")
+            home_cards.update(homed)
+            if spec.get("scope") == "game" and spec.get("actions"):
+                fail(f"set {name!r} zone {z[:40]!r}: a game-wide zone takes no action")
             verb = spec.get("verb")
             if verb is not None and (not isinstance(verb, str) or not re.fullmatch(r"[a-z][a-z_]{0,39}", verb)
                                      or verb in O.ENUMS["verb"] or verb in O.ENUMS["draw"] or verb in zone_verbs):
@@ -515,9 +566,10 @@ def _check_chunk(chunk, label, fail, condition: bool) -> None:
 def _set_words(sets: dict) -> dict:
     """The names a game's chunks may use that its sets declare: the verbs (a zone's, or one moving as one of
     the language's), the Dogma marks and the decks (a set in play, or base)."""
-    out = {"verb": set(), "mark": set(), "deck": {"base"} | set(sets)}
+    out = {"verb": set(), "mark": set(), "deck": {"base"} | set(sets), "zone": set()}
     for gs in sets.values():
         sm = gs["manifest"]
+        out["zone"] |= {z for z, spec in (gs.get("zones") or {}).items() if isinstance(spec, dict) and spec.get("scope") == "game"}
         out["verb"] |= {spec.get("verb") for spec in (gs.get("zones") or {}).values() if isinstance(spec, dict)}
         out["verb"] |= set(sm.get("verbs") or {})
         out["mark"] |= set(sm.get("dogma_marks") or [])
@@ -525,7 +577,8 @@ def _set_words(sets: dict) -> dict:
     return out
 
 
-_NAMED = {O.MOVE_NAMED: "verb", O.DRAW_NAMED: "verb", O.DOGMA: "mark", O.DECK_SET: "deck"}
+_NAMED = {O.MOVE_NAMED: "verb", O.DRAW_NAMED: "verb", O.DOGMA: "mark", O.DECK_SET: "deck", O.ZONE_SHARED: "zone",
+          O.TRANSFER_SHARED: "zone"}
 
 
 def _check_named(chunk, label, fail, names: dict) -> None:

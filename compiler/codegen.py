@@ -180,6 +180,8 @@ class CodeGen:
         elif s.dest.kind == "set":
             self.owner(s.dest.owner, s.dest.pos)
             self.emit(O.TRANSFER_SET, self.c.const(s.dest.name), pos=s.pos)
+        elif s.dest.kind == "shared":     # a set's game-wide zone: no player operand
+            self.emit(O.TRANSFER_SHARED, self.c.const(s.dest.name), pos=s.pos)
         else:
             self.owner(s.dest.owner, s.dest.pos)
             self.emit(O.TRANSFER, E("zone", s.dest.kind), pos=s.pos)
@@ -505,6 +507,8 @@ class CodeGen:
         elif z.owner is not None:
             self.owner(z.owner, z.pos)
             self.emit(O.ZONE, E("zone", z.kind), pos=z.pos)
+        elif z.kind == "shared":
+            self.emit(O.ZONE_SHARED, self.c.const(z.name), pos=z.pos)
         elif z.kind == "deck":
             self.expr(z.age)
             if z.name is None:

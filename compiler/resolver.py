@@ -41,6 +41,7 @@ class Vocabulary:
     # from the set manifests of the sets in play (see innoscript/core/editions.py)
     set_names: list[str] = field(default_factory=list)     # sets with supply piles of their own
     zones: list[str] = field(default_factory=list)         # per-player zones ('forecast')
+    shared_zones: list[str] = field(default_factory=list)  # game-wide zones ('the NAME': scope game)
     zone_verbs: dict[str, str] = field(default_factory=dict)   # move verb -> zone ('foreshadow' -> 'forecast')
     verb_aliases: dict[str, str] = field(default_factory=dict)  # a set's verb -> the verb it moves as ('promote' -> 'meld')
     marks: list[str] = field(default_factory=list)         # marks a free Dogma may carry ('foreseen')
@@ -506,10 +507,16 @@ class Resolver:
             name = z.name if z.name in self.v.zones else (z.name[:-1] if z.name.endswith("s") else z.name)
             if name not in self.v.zones:
                 self.r.error("E211", f"unknown zone '{z.name}'", z.pos,
-                             did_you_mean(z.name, self.v.zones) or
+                             (f"the {z.name} is the game's, nobody's: write 'the {z.name}'" if z.name in self.v.shared_zones
+                              else None) or did_you_mean(z.name, self.v.zones) or
                              "zones are hand, score pile, board, achievements, or a zone of a set in play")
             else:
                 z.name = name
+        if z.kind == "shared" and z.name not in self.v.shared_zones:
+            self.r.error("E211", f"unknown zone 'the {z.name}'", z.pos,
+                         (f"each player has a {z.name}: write 'your {z.name}'" if z.name in self.v.zones else None) or
+                         did_you_mean(z.name, self.v.shared_zones) or
+                         "'the NAME' is a game-wide zone of a set in play (its manifest's zones with scope game)")
         if z.kind == "deck" and z.name is not None:
             self.set_name(z.name, z.pos, base=True)
         if z.owner is not None and z.owner.kind == "binding":

@@ -671,6 +671,8 @@ class Renderer:
     def zone(self, z: A.Zone) -> str:
         names = {"hand": "hand", "score": "score pile", "board": "board", "top": "top cards",
                  "achievements": "achievements", "revealed": "revealed cards"}
+        if z.kind == "shared":          # a set's game-wide zone: "the vault"
+            return f"the {z.name}"
         if z.owner is not None and z.kind == "set":
             multi = z.owner.kind in ("opponents", "others", "all")
             return f"{self.owner(z.owner)} {z.name}{'s' if multi else ''}"

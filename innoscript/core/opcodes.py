@@ -137,6 +137,9 @@ _TABLE: list[tuple] = [
      "like MOVE, by a verb a set declares (const): into the zone it fills, or as the verb it moves like", ""),
     ("DRAW_NAMED", ("const", "const"), 2, 1,
      "pop age, count; draw that many (from the second const's set; null: by the draw rules), do a set's verb to each", ""),
+    ("ZONE_SHARED", ("const",), 0, 1, "push the cards of the game-wide zone a set manifest names (scope game)", ""),
+    ("TRANSFER_SHARED", ("const",), 1, 1,
+     "pop cards; move them to the game-wide zone a set manifest names (not past its limit for 'you'); push the cards moved", ""),
 ]
 
 OPCODES: list[OpInfo] = []

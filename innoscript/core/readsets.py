@@ -14,7 +14,7 @@ verifier's, where each value is one of
 A read is ``"<zone>:you"`` (the candidate's own hand, score, board,
 achievements, revealed cards or ``counters``: scored/tucked this turn),
 ``"<zone>:all"`` (every player's; ``zones`` is a player's set zones, the forecast), a shared zone (``junk``, ``available``,
-``specials``, ``supply``), ``players`` (who is still in the game, teams,
+``specials``, ``supply``, ``shared``: the sets' game-wide zones), ``players`` (who is still in the game, teams,
 turn order), ``action`` (the dogma action's variables) or ``*`` (anything:
 always re-test).  Board reads include splays, so icon counts are covered.
 
@@ -123,6 +123,9 @@ def read_set(chunk: dict) -> list[str]:
                 read = f"zones:{_player_scope(args[0])}"
                 reads.add(read)
                 out = [("cards", frozenset([read]))]
+            elif name == "ZONE_SHARED":           # a set's game-wide zones
+                reads.add("shared")
+                out = [("cards", frozenset(["shared"]))]
             elif name == "ZONE_GLOBAL":
                 read = _GLOBAL_READ[O.ENUMS["global_zone"][ins[1]]]
                 reads.add(read)

@@ -89,6 +89,15 @@ def check(cards, state: dict) -> None:
         for name, ids in pl.get("zones", {}).items():
             for cid in ids:
                 _int(cid, 0, ncards, f"player {p} {name}")
+    # the sets' game-wide zones: exactly those the sets in play declare (only when one does)
+    shared = state.get("zones", {})
+    if not isinstance(shared, dict) or sorted(shared) != sorted(cards.shared_zones) or \
+            ("zones" in state) != bool(cards.shared_zones):
+        raise ValueError(f"the game-wide zones {sorted(shared)[:5] if isinstance(shared, dict) else '?'} are not "
+                         f"the sets' game-wide zones {sorted(cards.shared_zones)}")
+    for name, ids in shared.items():
+        for cid in ids:
+            _int(cid, 0, ncards, f"zones/{name}")
     for name in state["available"]["special"] + state["junk_special"]:
         if name not in cards.specials:
             raise ValueError(f"unknown special achievement {name[:40]!r}")
@@ -116,7 +125,7 @@ def check(cards, state: dict) -> None:
         if state["phase"] == "setup" and cid is not None and cid not in state["players"][p]["hand"]:
             raise ValueError(f"player {p}'s first meld is not a card in their hand")
     for key, where in state.get("revealed_from", {}).items():
-        if not key.isdigit() or int(key) >= ncards or not _came_from(where, n, cards.zones):
+        if not key.isdigit() or int(key) >= ncards or not _came_from(where, n, [*cards.zones, *cards.shared_zones]):
             raise ValueError(f"revealed_from/{key[:20]} is not a card and the zone and player it came from")
     _check_phase(state, n)
     _check_pending(cards, state, n)

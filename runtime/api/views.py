@@ -10,7 +10,10 @@
 - The sets' per-player zones (runtime/rules/zones.py), under ``zones``: to whoever
   may see their cards, ``{"cards": [faces], "count": N, "limit": L}``; to the
   others ``{"count": N, "ages": [...], "limit": L}`` when the size is public,
-  else ``{"limit": L}`` (L: null for no limit).
+  else ``{"limit": L}`` (L: null for no limit).  The sets' game-wide zones, under
+  the view's own ``zones``, alike for every seat and spectator: ``{"cards":
+  [faces], "count": N, "limit": L}`` when everyone sees the cards, else
+  ``{"count": N, "ages": [...], "limit": L}``.
 - Options and teams: public.  In team play each player names its ``partner``
   and ``team``; ``teams`` lists both teams with their pooled achievements and
   combined points, and ``seating`` the turn order.
@@ -78,6 +81,9 @@ def visible_to(state: dict, cid: int, viewer: int | None, cards: Cards | None = 
         for name, ids in pl.get("zones", {}).items():
             if cid in ids:
                 return Z.sees_cards(cards, name, p, viewer) if cards is not None else viewer == p
+    for name, ids in state.get("zones", {}).items():   # a set's game-wide zone: by its visibility
+        if cid in ids:
+            return cards is not None and Z.sees_cards(cards, name, None, viewer)
     return False   # supply, available achievements, junk, removed
 
 
@@ -147,6 +153,7 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
                       "special": list(state["available"]["special"])},
         "junk": {"count": len(state["junk"]), "ages": _ages(cards, state["junk"]),
                  "special": list(state.get("junk_special", []))},
+        **({"zones": shared_zones_view(cards, state, viewer)} if "zones" in state else {}),
         "decision": decision,
         "result": state.get("result"),
         "options": dict(state.get("options") or {}),
@@ -206,6 +213,22 @@ def zone_view(cards: Cards, state: dict, p: int, zone: str, viewer: int | None) 
         out.update(cards=[card_face(cards, c) for c in ids], count=len(ids))
     elif Z.sees_size(cards, zone, p, viewer):
         out.update(count=len(ids), ages=_ages(cards, ids))
+    return out
+
+
+def shared_zones_view(cards: Cards, state: dict, viewer: int | None) -> dict:
+    """The sets' game-wide zones as anyone sees them (every seat and spectators alike): the cards of a zone
+    everyone sees, oldest first, else their number and ages; the limit for the viewer (a spectator: for the
+    player whose turn it is), who would be moving a card there."""
+    out = {}
+    for zone, ids in state["zones"].items():
+        who = viewer if viewer is not None else state["turn"]["active"]
+        entry: dict = {"count": len(ids), "limit": Z.limit(cards, state, zone, who)}
+        if Z.sees_cards(cards, zone, None, viewer):
+            entry["cards"] = [card_face(cards, c) for c in ids]
+        else:
+            entry["ages"] = _ages(cards, ids)
+        out[zone] = entry
     return out
 
 
@@ -359,6 +382,8 @@ def reveals_hidden(events: list[dict], state_before: dict | None = None, people=
             seen = everyone
         elif t == "transfer" and ev.get("zone") == "available":   # face down: no one sees it
             continue
+        elif ev.get("shared"):      # into a set's game-wide zone: taken as seen by everyone (a hidden one too)
+            seen = everyone
         elif t in ("meld", "tuck", "transfer", "take", "keep", "score", "return") and (
                 ev.get("from") in hidden_zones or ev.get("from") not in _BASE_ZONES):   # a set's zone: hidden
             to_player = ev.get("to", ev.get("player"))

@@ -85,6 +85,11 @@ class Sampler:
                     ages[zone] = list(pv[zone]["ages"])
             self.fixed.append((pv.get("eliminated", False), board, revealed, shown))
             self.hidden.append((ages, list(pv["achievements"]["ages"]), list(pv["achievements"]["special"])))
+        # the sets' game-wide zones: the cards everyone sees stay; face-down ones are sampled by age
+        self.shared = {z: ([c["id"] for c in zv["cards"]], None) if "cards" in zv else ([], list(zv.get("ages", [])))
+                       for z, zv in (view.get("zones") or {}).items()}
+        for ids, _ in self.shared.values():
+            seen.update(ids)
         pool: dict[int, list[int]] = {}
         for c in range(len(cards.cards)):
             if c not in seen:
@@ -144,6 +149,9 @@ class Sampler:
         st["available"] = {"standard": [take(a) for a in self.standard], "special": list(self.special)}
         st["junk"] = [take(a) for a in self.junk]
         st["junk_special"] = list(self.junk_special)
+        if "zones" in st:
+            st["zones"] = {z: list(ids) if ages is None else [take(a) for a in ages]
+                           for z, (ids, ages) in self.shared.items()}
         st["supply"] = dict(st["supply"])
         for age, count in self.supply:
             st["supply"][str(age)] = [take(int(age)) for _ in range(count)]

@@ -488,6 +488,17 @@ def _op_transfer_set(engine, frame, chunk, ins, pc):
     stack.append(moved)
 
 
+def _op_zone_shared(engine, frame, chunk, ins, pc):
+    """The cards of a set's game-wide zone (scope game), oldest first."""
+    frame["stack"].append(list(engine.state.get("zones", {}).get(chunk["consts"][ins[1]], [])))
+
+
+def _op_transfer_shared(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    moved = engine.transfer(frame, _as_list(stack.pop()), None, chunk["consts"][ins[1]])
+    stack.append(moved)
+
+
 def _op_exchange(engine, frame, chunk, ins, pc):
     stack = frame["stack"]
     pb, b, pa, a = stack[-1], _as_list(stack[-2]), stack[-3], _as_list(stack[-4])
@@ -691,6 +702,8 @@ SLOW = {
     O.DRAW_SET: _op_draw_set,
     O.ZONE_SET: _op_zone_set,
     O.TRANSFER_SET: _op_transfer_set,
+    O.ZONE_SHARED: _op_zone_shared,
+    O.TRANSFER_SHARED: _op_transfer_shared,
     O.EXCHANGE: _op_exchange,
     O.SPLAY: _op_splay,
     O.SPLAY_ON: _op_splay_on,

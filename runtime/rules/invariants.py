@@ -4,8 +4,9 @@
 - icon counts the engine uses (cached) equal a fresh recount;
 - a pile of 0 or 1 card is unsplayed; splays are the edition's;
 - every supply pile holds only cards of its own set and age, and the sets in play are the bundle's;
-- every player has exactly the per-player zones the sets in play declare (their cards are counted
-  with every other place; a zone may be over its limit: a limit that shrinks keeps the cards);
+- every player has exactly the per-player zones the sets in play declare, and the game exactly their
+  game-wide zones (their cards are counted with every other place; a zone may be over its limit: a
+  limit that shrinks keeps the cards); a card that starts in a game-wide zone is never in a supply pile;
 - the pending decision belongs to a player still in the game, and its options are not empty;
 - the game ends within a bound of turns;
 - teams (``team_violations``): nobody is demanded by their partner, pooled
@@ -47,6 +48,11 @@ def violations(engine) -> list[str]:
                        [a for pl in st["players"] for a in pl["achievements"] if isinstance(a, str)])
     if specials != Counter(list(cards.specials)):
         out.append(f"special achievements are not each in one place: {dict(specials)}")
+    if sorted(st.get("zones", {})) != sorted(cards.shared_zones) or ("zones" in st) != bool(cards.shared_zones):
+        out.append(f"the game-wide zones {sorted(st.get('zones', {}))} are not the sets' {sorted(cards.shared_zones)}")
+    homeless = [cards.name[c] for _, pile in supply_piles(st) for c in pile if c in cards.starts_in]
+    if homeless:
+        out.append(f"cards that start in a game-wide zone are in a supply pile: {homeless[:5]}")
     frame = {"you": 0}
     for p, pl in enumerate(st["players"]):
         if sorted(pl.get("zones", {})) != sorted(cards.zones):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from innoscript.core.opcodes import ENUMS
 from ..state.board import locate
-from ..state.positions import bump, place, remove_from_anywhere, supply_pile, unshow
+from ..state.positions import bump, place, remove_from_anywhere, supply_pile, unshow, zone_cards
 from . import zones
 
 PAST = {"meld": "melded", "score": "scored", "tuck": "tucked", "return": "returned", "junk": "junked",
@@ -43,6 +43,10 @@ class Moves:
             v = self.action_vars(frame)
             key = f"{past(verb)}_by_demand"
             v[key] = v.get(key, 0) + n
+
+    def _shared(self, zone) -> dict:
+        """An event's mark for a move into a set's game-wide zone (nobody's: 'to' no player)."""
+        return {"shared": True} if zone in self.cards.shared_zones else {}
 
     @staticmethod
     def _origin(where) -> dict:
@@ -80,7 +84,7 @@ class Moves:
                 return False
             where = remove_from_anywhere(st, cid)
             place(self.cards, st, cid, zone, p)
-            self.emit(verb, player=p, card=cid, zone=zone, **self._origin(where))
+            self.emit(verb, player=p, card=cid, zone=zone, **self._origin(where), **self._shared(zone))
             return
         if verb == "tuck":
             self._meld(p, cid, bottom=True)
@@ -101,6 +105,11 @@ class Moves:
         if verb == "score":
             place(self.cards, st, cid, "score", p)
             st["turn"]["scored"][p] += 1
+        elif cid in self.cards.home and verb in ("return", "place"):   # a card with a home never enters a pile
+            home = self.cards.home[cid]
+            place(self.cards, st, cid, home, None)
+            self.emit(verb, player=p, card=cid, zone=home, shared=True, **self._origin(where))
+            return
         elif verb == "return":
             place(self.cards, st, cid, "supply", None)
         elif verb == "place":    # on top of its own supply pile
@@ -195,7 +204,7 @@ class Moves:
         cap = zones.limit(self.cards, self.state, zone, owner)
         if cap is None:
             return cids
-        room = cap - len(self.state["players"][owner]["zones"][zone])
+        room = cap - len(zone_cards(self.state, zone, owner))
         if room <= 0 or len(cids) <= room:
             return cids
         return self.ask({"player": frame["you"], "kind": "select_cards", "options": list(cids), "min": room,
@@ -226,14 +235,16 @@ class Moves:
             self.after_change()
 
     def transfer(self, frame, cids: list[int], target, zone: str) -> list[int]:
-        if zone not in ENUMS["zone"] and zone not in self.cards.zones:
+        shared = zone in self.cards.shared_zones      # a game-wide zone: nobody's, its limit for 'you'
+        if zone not in ENUMS["zone"] and zone not in self.cards.zones and not shared:
             raise ValueError(f"no zone {zone!r} in this game")
         st = self.state
         targets = target if isinstance(target, list) else [target]
-        to = targets[0] if targets else frame["you"]
+        to = None if shared else targets[0] if targets else frame["you"]
         moved = []
         for cid in cids:
-            if zone in self.cards.zones and not zones.has_room(self.cards, st, zone, to):
+            if (zone in self.cards.zones or shared) and not zones.has_room(self.cards, st, zone,
+                                                                           frame["you"] if shared else to):
                 continue    # a full zone: this card stays where it is
             self._note_pile(frame, cid)
             where = remove_from_anywhere(st, cid)
@@ -246,7 +257,8 @@ class Moves:
                 st["players"][to]["revealed"].append(cid)
             else:
                 place(self.cards, st, cid, zone, to)
-            self.emit("transfer", player=frame["you"], to=to, zone=zone, card=cid, **self._origin(where))
+            self.emit("transfer", player=frame["you"], to=to, zone=zone, card=cid, **self._origin(where),
+                      **self._shared(zone))
             moved.append(cid)
         self._settle(frame, "transfer", moved)
         if zone == "achievements" and moved:

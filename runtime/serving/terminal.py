@@ -5,7 +5,8 @@ with their top card's icons and, when splayed, the icons the splay reveals;
 a set's cell with its number: Echoes' bonus), points (with what the sets add to the score pile's),
 achievements, hands (your own cards coloured with their icons, the others' as
 ages), the sets' zones (the forecast: its cards to whoever may see them, else
-its size and ages), the supply and each set's; then the log (cell effects, a set's verbs,
+its size and ages), the supply and each set's, the sets' game-wide zones (their
+cards, or face down their ages); then the log (cell effects, a set's verbs,
 promotions and free dogmas marked) with a separator per turn and the
 whole of the last turn; then the decision, worded like the web table's
 (runtime/api/wording.py) with the running effect's English and numbered options.
@@ -181,6 +182,19 @@ class Terminal:
                   f"{'   junk: ' + str(v['junk']['count']) if v['junk']['count'] else ''}")
         for name, piles in (v.get("set_supply") or {}).items():   # each set's own piles
             con.print(f"{name} supply " + "  ".join(f"{a}:{n}" for a, n in piles.items()))
+        for name, z in (v.get("zones") or {}).items():   # the sets' game-wide zones: cards, or backs' ages
+            limit = f", at most {z['limit']}" if z.get("limit") is not None else ""
+            line = Text(f"the {name} ({z['count']} card(s){limit}): ")
+            if "cards" in z:
+                for i, c in enumerate(z["cards"]):
+                    line.append_text(card_line(self.full(c)))
+                    if i < len(z["cards"]) - 1:
+                        line.append(" · ")
+                if not z["cards"]:
+                    line.append("-")
+            else:
+                line.append(f"face down, ages {' '.join(map(str, z.get('ages', []))) or '-'}")
+            con.print(line)
         self.show_log(t["number"])
 
     def full(self, face: dict) -> dict:

@@ -11,7 +11,7 @@ from .cards import Cards
 
 def locate(state: dict, cid: int):
     """(zone, player, colour) of a card; player/colour are None where not meaningful. A card in a
-    set's zone is (the zone's name, player, None)."""
+    set's zone is (the zone's name, player, None); in a set's game-wide zone (the zone's name, None, None)."""
     for p, pl in enumerate(state["players"]):
         if cid in pl["hand"]:
             return ("hand", p, None)
@@ -32,6 +32,9 @@ def locate(state: dict, cid: int):
         for age, pile in piles.items():
             if cid in pile:
                 return ("supply", None, (name, age))
+    for name, zone in state.get("zones", {}).items():   # a set's game-wide zone: nobody's
+        if cid in zone:
+            return (name, None, None)
     if cid in state["available"]["standard"]:
         return ("available", None, None)
     if cid in state["junk"]:

@@ -100,14 +100,22 @@ class Cards:
         self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in running order
         for k, h in sorted(enumerate(self.hooks), key=lambda kh: (kh[1].get("order", 0), kh[0])):
             self.hooks_at.setdefault(h["point"], []).append(k)
-        # (set, age) -> its cards in id order, as the supply piles are dealt
+        # the sets' per-player zones (runtime/rules/zones.py), their game-wide zones (scope game) and the
+        # move verb that fills each
+        declared = {z: dict(spec, set=n) for n in self.set_names
+                    for z, spec in sorted(bundle["sets"][n].get("zones", {}).items())}
+        self.zones = {z: spec for z, spec in declared.items() if spec.get("scope") != "game"}
+        self.shared_zones = {z: spec for z, spec in declared.items() if spec.get("scope") == "game"}
+        self.zone_verbs = {spec["verb"]: z for z, spec in declared.items() if spec.get("verb")}
+        # cards that start the game in a game-wide zone (never in a supply pile): card -> that zone, and the
+        # cards whose home it is (return_to_home: a return puts them back there)
+        self.starts_in = {self.by_name[name]: z for z, spec in self.shared_zones.items() for name in spec.get("cards", ())}
+        self.home = {c: z for c, z in self.starts_in.items() if self.shared_zones[z].get("return_to_home")}
+        # (set, age) -> its cards in id order, as the supply piles are dealt (a card that starts in a zone: none)
         self.deck: dict[tuple[str, int], list[int]] = {}
         for c in self.cards:
-            self.deck.setdefault((self.set[c["id"]], c["age"]), []).append(c["id"])
-        # the sets' per-player zones (runtime/rules/zones.py) and the move verb that fills each
-        self.zones = {z: dict(spec, set=n) for n in self.set_names
-                      for z, spec in sorted(bundle["sets"][n].get("zones", {}).items())}
-        self.zone_verbs = {spec["verb"]: z for z, spec in self.zones.items() if spec.get("verb")}
+            if c["id"] not in self.starts_in:
+                self.deck.setdefault((self.set[c["id"]], c["age"]), []).append(c["id"])
         # the sets' verbs that move as one of the language's ('promote' as 'meld'), and the marks a free Dogma
         # may carry ('foreseen'): the manifests' verbs and dogma_marks
         self.verb_aliases = {v: spec["as"] for n in self.set_names

@@ -88,6 +88,8 @@ def _contents(state: dict, read: str, p: int):
         return tuple(state["junk"])
     if read == "available":
         return tuple(state["available"]["standard"])
+    if read == "shared":   # the sets' game-wide zones
+        return tuple(tuple(ids) for ids in state.get("zones", {}).values())
     if read == "specials":
         return tuple(state["available"]["special"]), tuple(state["junk_special"])
     if read == "supply":   # every supply pile, the sets' too

@@ -11,6 +11,8 @@ with ``json.dumps`` at any moment and nothing is hidden in Python objects:
                  revealed: the cards p has revealed, shown to everyone; a
                  revealed card stays in its zone (a card that moves stops
                  being revealed), so this list is not a place of its own
+    zones        the sets' game-wide zones (scope game), name -> [card ids, oldest
+                 first] (only when a set in play declares one; runtime/rules/zones.py)
     supply       age (as a string) -> [top ... bottom]: the base cards' piles
     set_supply   set -> age -> [top ... bottom]: each set in play's own piles
                  (with ``sets``, the sets' names; both only when sets are in play)
@@ -54,6 +56,7 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
         "players": [empty_player(cards, n) for n in names],
         "supply": {str(a): [] for a in cards.ages},
         **({"sets": list(cards.set_names), "set_supply": {n: {} for n in cards.set_names}} if cards.set_names else {}),
+        **({"zones": {z: [] for z in cards.shared_zones}} if cards.shared_zones else {}),
         "available": {"standard": [], "special": [s["name"] for s in cards.bundle["special_achievements"]]},
         "junk": [],
         "junk_special": [],
@@ -110,6 +113,8 @@ def remove_from_anywhere(state: dict, cid: int):
         state["available"]["standard"].remove(cid)
     elif zone in ("junk", "removed"):
         state[zone].remove(cid)
+    elif zone is not None and p is None:   # a set's game-wide zone
+        state["zones"][zone].remove(cid)
     elif zone is not None:   # a set's zone
         state["players"][p]["zones"][zone].remove(cid)
     return zone, p, key
@@ -130,6 +135,8 @@ def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom:
         state[zone].append(cid)
     elif zone == "available":
         state["available"]["standard"].append(cid)
+    elif zone in cards.shared_zones:   # a set's game-wide zone: nobody's
+        state["zones"][zone].append(cid)
     elif zone in cards.zones:
         state["players"][p]["zones"][zone].append(cid)
     else:
@@ -164,7 +171,17 @@ def card_places(state: dict) -> list[int]:
     for _, pile in supply_piles(state):
         out += pile
     out += state["available"]["standard"] + state["junk"] + state["removed"]
+    for zone in state.get("zones", {}).values():   # the sets' game-wide zones
+        out += zone
     return out
+
+
+def zone_cards(state: dict, zone: str, p: int | None) -> list:
+    """The list of a set's zone: player p's own, or the game's (a game-wide zone: scope game)."""
+    shared = state.get("zones")
+    if shared is not None and zone in shared:
+        return shared[zone]
+    return state["players"][p]["zones"][zone]
 
 
 def draw_age(cards: Cards, state: dict, value: int):

@@ -182,6 +182,10 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
         for age in sorted({cards.age[c] for c in range(len(cards.cards)) if cards.set[c] == name}):
             state["set_supply"][name][str(age)] = [c for c in range(len(cards.cards))
                                                    if cards.age[c] == age and cards.set[c] == name]
+    for zone, spec in cards.shared_zones.items():   # the cards a set's game-wide zone starts with
+        for name in spec.get("cards", ()):
+            remove_from_anywhere(state, cards.by_name[name])
+            state["zones"][zone].append(cards.by_name[name])
     setup = data.get("setup", {})
     placed: set[int] = set()
 
@@ -227,6 +231,13 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
             if splay not in cards.splay_positions:
                 raise ScenarioError(f"{path}: unknown splay {splay!r}")
             pl["board"][color]["splay"] = splay if len(names) >= 2 else "none"
+    for zone, names in setup.get("zones", {}).items():    # the sets' game-wide zones, oldest first
+        if zone not in cards.shared_zones:
+            raise ScenarioError(f"{path}: set-up: no game-wide zone {zone!r} in this game "
+                                f"(the sets in play declare {sorted(cards.shared_zones) or 'none'})")
+        for name in names:
+            state["zones"][zone].append(take(name))
+
     def take_of_age(name, age) -> int:
         cid = take(name)
         if str(cards.age[cid]) != str(age):
@@ -547,6 +558,10 @@ def compare(engine: Engine, expect: dict, events: list[dict], info: dict | None 
             got = len(pl.get("zones", {}).get(zone, []))
             if got != want:
                 fails.append(f"player {p + 1} {zone}: expected {want} cards, got {got}")
+    for zone, want in expect.get("zones", {}).items():     # the sets' game-wide zones
+        got = names(st.get("zones", {}).get(zone, []))
+        if Counter(got) != Counter(want):
+            fails.append(f"the {zone}: expected {sorted(want)}, got {sorted(got)}")
     for zone in ("junk", "removed"):
         if zone in expect and Counter(names(st[zone])) != Counter(expect[zone]):
             fails.append(f"{zone}: expected {sorted(expect[zone])}, got {sorted(names(st[zone]))}")

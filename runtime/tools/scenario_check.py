@@ -172,6 +172,11 @@ def check(data: dict, cards) -> None:
             raise Problem(("setup", "empty_ages", i), f"there is no age {age} in edition {data['edition']}")
     for key in ("available", "junk"):
         _names(setup.get(key), ("setup", key), cards)
+    for zone, names in (setup.get("zones") or {}).items():     # the sets' game-wide zones
+        if zone not in cards.shared_zones:
+            raise Problem(("setup", "zones", zone), f"no game-wide zone {zone!r} in this game "
+                                                    f"(the sets in play declare {sorted(cards.shared_zones) or 'none'})")
+        _names(names, ("setup", "zones", zone), cards)
     for key in ("specials", "junk_specials"):
         for i, name in enumerate(setup.get(key, []) or []):
             if name not in cards.specials:
@@ -185,6 +190,7 @@ def check(data: dict, cards) -> None:
     places += [(("setup", key, age), names) for key in ("supply", "supply_bottom", "supply_exact")
                for age, names in (setup.get(key) or {}).items()]
     places += [(("setup", key), setup.get(key)) for key in ("available", "junk")]
+    places += [(("setup", "zones", zone), names) for zone, names in (setup.get("zones") or {}).items()]
     for at, names in places:
         for i, name in enumerate(names or []):
             if name in cards.specials:

@@ -319,6 +319,15 @@ function sharedBox(v) {
                            {empty: "empty"}));
     box.appendChild(junk);
   }
+  // a set's game-wide zones: their cards when everyone sees them, else backs of their ages
+  for (const [name, z] of Object.entries(v.zones || {})) {
+    const limit = z.limit === null || z.limit === undefined ? "" : `, at most ${z.limit}`;
+    const zb = el("div", "zone set-zone");
+    zb.dataset.zone = name;
+    zb.appendChild(el("h4", null, `The ${name} (${z.count} card${z.count === 1 ? "" : "s"}${limit})`));
+    zb.appendChild(C.row(z.cards ? z.cards : (z.ages || []).map((a) => ({hidden: true, age: a})), {empty: "empty"}));
+    box.appendChild(zb);
+  }
   return box;
 }
 
