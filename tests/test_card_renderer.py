@@ -130,7 +130,11 @@ def test_cards_message_with_sets_and_hello_offers_them():
     [(_, hello)] = hub.handle("c", json.dumps({"type": "hello"}))
     assert not list(v.iter_errors({"server": hello}))
     offered = {e["edition"]: [s["set"] for s in e["sets"]] for e in hello["editions"]}
-    assert offered["3e"] == ["echoes"] and offered["4e"] == ["echoes"] and offered["1e"] == []
+    assert offered["3e"] == offered["4e"] == ["artifacts", "echoes"] and offered["1e"] == []
+    echoes = next(s for e in hello["editions"] for s in e["sets"] if s["set"] == "echoes")
+    assert echoes["complete"] and echoes["cards"] == echoes["expected"] > 100
+    partial = [s for e in hello["editions"] for s in e["sets"] if not s["complete"]]
+    assert all(s["cards"] < s["expected"] for s in partial)      # offered, and said to be incomplete
     [(_, reply)] = hub.handle("c", json.dumps({"type": "cards", "edition": "4e", "sets": ["echoes"]}))
     assert not list(v.iter_errors({"server": reply}))
     assert reply["sets"][0]["set"] == "echoes" and any(c.get("cell_effects") for c in reply["cards"])

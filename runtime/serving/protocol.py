@@ -54,9 +54,8 @@ from innoscript.core.diagnostics import CompileError
 from innoscript.core.editions import (
     available_editions,
     available_sets,
-    find_set_folder,
     load_edition,
-    load_set_manifest,
+    load_set,
     schema,
 )
 from ..api.faces import card_catalog
@@ -237,6 +236,15 @@ def _matches(given, kept) -> bool:
 
 
 @functools.lru_cache(maxsize=1)
+def _set_offered(set_name: str, edition: str) -> dict:
+    """A set as the hello offers it: its label, and how many of its cards are written against the printed
+    count (an incomplete set plays without the others, and frontends say so before the game is made)."""
+    gs = load_set(set_name, edition)
+    have, expected = len(gs.sources), gs.manifest.get("cards_expected", len(gs.sources))
+    return {"set": set_name, "label": gs.manifest.get("label", set_name), "cards": have, "expected": expected,
+            "complete": have >= expected}
+
+
 def editions_offered() -> tuple:
     """What a new game may be made of: each edition with its label, player counts and sets (the hello reply;
     read once per server)."""
@@ -244,8 +252,7 @@ def editions_offered() -> tuple:
     for name in available_editions():
         try:
             m = load_edition(name).manifest
-            sets = [{"set": s, "label": load_set_manifest(find_set_folder(s, name)).get("label", s)}
-                    for s in available_sets(name)]
+            sets = [_set_offered(s, name) for s in available_sets(name)]
         except CompileError:   # a broken manifest: not offered
             continue
         out.append({"edition": name, "label": m.get("label", name), "players": dict(m["players"]), "sets": sets})

@@ -160,6 +160,7 @@ function setChoices(select = "edition", box = "sets", prefix = "set-", onchange 
     const c = el("input"); c.type = "checkbox"; c.value = s.set; c.id = prefix + s.set;
     if (onchange) c.onchange = onchange;
     const l = el("label", "set-choice"); l.title = s.label; l.append(c, " " + s.label);
+    if (s.complete === false) l.append(el("span", "set-incomplete", ` (incomplete: ${s.cards} of ${s.expected} cards)`));
     $(box).appendChild(l);
   }
 }
