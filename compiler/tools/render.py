@@ -810,6 +810,10 @@ class Renderer:
             return f"{self.possessive(a[1])} points from {_plural(self._cell_word(a[0]))}"
         if f == "cell_effects":
             return f"the number of visible {self._cell_word(a[0])} effects on {self.expr(a[1])}"
+        if f == "hex_position":
+            return f"the position of the hex on {self.expr(a[0])}"
+        if f == "draw_age":
+            return f"the age a draw of {self.expr(a[0])} comes from"
         if f in ("max", "min"):
             return f"the {'larger' if f == 'max' else 'smaller'} of {' and '.join(self.expr(x) for x in a)}"
         if f == "splay_rank":

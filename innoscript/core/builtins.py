@@ -73,6 +73,11 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
                                                       "for board cards): 'cell_effects(CELL, pile(you, red))'"),
     Builtin("cell_score", ("cell", "player"), "int", "the points the cell adds to the player's score, by its set's "
                                                      "rule (manifest cells.CELL.score): 'cell_score(CELL, you)'"),
+    Builtin("hex_position", ("cards",), "int", "the icon position of a card's hex, counted from 1 in the edition's "
+                                               "icon_positions (0 for none or no card): two cards whose hexes are in the "
+                                               "same position have the same number"),
+    Builtin("draw_age", ("int",), "int", "the age a draw of that value would come from now: the first base age at "
+                                         "or above it with cards (0 past the last age)"),
     Builtin("max", ("int",), "int", "the largest of the numbers: max(0, n - 1)", variadic=True),
     Builtin("min", ("int",), "int", "the smallest of the numbers: min(3, count(your hand))", variadic=True),
     Builtin("splay_rank", ("str",), "int", "a splay direction's rank: 'none' 0, then its place in the edition's splay_order (left 1, right 2, up 3, aslant 4)"),

@@ -46,6 +46,7 @@ _BUILTIN_READS = {
     "splayed": ("you", "board"),
     "set": "pure", "cell_value": "pure", "splay_rank": "pure", "was_marked": "pure", "max": "pure", "min": "pure",
     "cell_values": "position", "cell_effects": "position", "highest_splay": ("player", "board"),
+    "hex_position": "pure",
     # cell_score runs a set's expression, which may read anything: it is not here, so it reads "*"
 }
 _ZONE_READ = {"hand": "hand", "score": "score", "board": "board", "top": "board", "achievements": "achievements",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..state import teams
 from ..state.board import board_table, highest_top_value, locate, may_achieve, pile_ends, pile_icons, values
+from ..state.positions import draw_age
 
 
 def _list(v):
@@ -355,6 +356,18 @@ def _cell_score(e, f, cell, p):
     return e.cell_score(cell, p)      # the host's: it runs the set's expression
 
 
+def _hex_position(e, f, cs):
+    cs = _list(cs)
+    if not cs:
+        return 0
+    printed = e.cards.printed[cs[0]]
+    return printed.index(e.cards.hex) + 1 if e.cards.hex in printed else 0
+
+
+def _draw_age(e, f, n):
+    return draw_age(e.cards, e.state, n or 0) or 0
+
+
 def _max(e, f, *ns):
     return max((n or 0 for n in ns), default=0)
 
@@ -385,6 +398,7 @@ IMPLEMENTATIONS = {
     "beneath": _beneath, "all_beneath": _all_beneath, "above": _above,
     "was_marked": _was_marked, "your_turn": _your_turn, "set": _set, "cell_value": _cell_value,
     "cell_values": _cell_values, "cell_effects": _cell_effects, "cell_score": _cell_score, "max": _max, "min": _min,
+    "hex_position": _hex_position, "draw_age": _draw_age,
     "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
     "eligible": _eligible, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
