@@ -1,0 +1,71 @@
+"""Artifacts of History's rules as the set's data (cards/sets/artifacts/<edition>/set.json and rules/): the
+3rd edition's elimination by the set's override (ruling 33), and digging (ruling 32), whose scenarios with the
+set's cards are under tests/scenarios/artifacts-*/rules/. Here the pieces that need no card of the set."""
+import copy
+
+import pytest
+
+from innoscript.compiler.bundle import compile_card, edition_vocabulary, load_bundle
+from innoscript.core.editions import load_edition
+from innoscript.runtime.machine import builtins as impl
+from innoscript.runtime.tools import scenario
+
+LOSER = """card "Agriculture" {
+    age 1
+    color yellow
+    icons hex leaf leaf leaf
+    dogma leaf
+}
+
+effect {
+    you lose
+}
+"""
+
+
+def _engine(edition: str, sets: list, players: int, bundle=None):
+    data = {"name": "t", "version": 2, "edition": edition, "sets": sets, "players": players,
+            "setup": {"players": [{"board": {"yellow": ["Agriculture"]}}] + [{}] * (players - 1)},
+            "do": {"draw": True}, "expect": {}}
+    return scenario.build_state(data, bundle or load_bundle(edition, sets=sets))
+
+
+def _with_loser(edition: str, sets: list) -> dict:
+    b = copy.deepcopy(load_bundle(edition, sets=sets))
+    data = compile_card(LOSER, "loser.inno", edition_vocabulary(load_edition(edition, sets=sets))).data
+    next(c for c in b["cards"] if c["name"] == "Agriculture")["effects"] = data["effects"]
+    return b
+
+
+@pytest.mark.parametrize("sets,eliminated", [(["artifacts"], True), ([], False)])
+def test_a_loss_in_a_3rd_edition_game_of_three_eliminates_only_with_artifacts(sets, eliminated):
+    """Exxon Valdez's "you lose" with three players: with Artifacts in play the player is out and the game
+    goes on (the set overrides the edition's elimination); the 3rd edition alone has no elimination."""
+    e = _engine("3e", sets, 3, _with_loser("3e", sets))
+    assert bool(e.cards.rules.get("elimination")) == eliminated
+    e.advance()
+    if eliminated:
+        e.answer({"type": "dogma", "card": e.cards.by_name["Agriculture"]})
+        assert e.state["players"][0].get("eliminated") and not e.state.get("over")
+        assert not any(p.get("eliminated") for p in e.state["players"][1:])
+    else:
+        with pytest.raises(Exception, match="lost in a game of more than two players"):
+            e.answer({"type": "dogma", "card": e.cards.by_name["Agriculture"]})
+
+
+def test_hex_position_and_draw_age():
+    """The builtins the dig rule reads: where a card's hex is (1 = the edition's first icon position), and the
+    age a draw of a value comes from, skipping empty base piles (0 past the last age)."""
+    e = _engine("3e", ["artifacts"], 2)
+    by = e.cards.by_name
+    f = {"you": 0}
+    assert impl.call(e, f, "hex_position", [[by["Agriculture"]]]) == 1          # hex top left
+    assert impl.call(e, f, "hex_position", [[by["Archery"]]]) == 3              # hex bottom middle
+    assert impl.call(e, f, "hex_position", [[]]) == 0
+    assert impl.call(e, f, "draw_age", [3]) == 3
+    e.state["supply"]["3"] = []
+    e.state["supply"]["4"] = []
+    assert impl.call(e, f, "draw_age", [3]) == 5
+    for age in range(5, 11):
+        e.state["supply"][str(age)] = []
+    assert impl.call(e, f, "draw_age", [3]) == 0
