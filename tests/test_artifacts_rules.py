@@ -69,3 +69,21 @@ def test_hex_position_and_draw_age():
     for age in range(5, 11):
         e.state["supply"][str(age)] = []
     assert impl.call(e, f, "draw_age", [3]) == 0
+
+
+def test_a_card_a_set_removes_at_set_up_is_never_dealt():
+    """A set's removed_at_setup (the 4th edition's Martian Internet): the card starts the game removed, in no
+    supply pile, and the game's invariants hold; a name of another set's card removes nothing."""
+    from innoscript.runtime import Game
+    from innoscript.runtime.rules import invariants
+    b = copy.deepcopy(load_bundle("4e", sets=["echoes"]))
+    b["sets"]["echoes"]["manifest"]["removed_at_setup"] = ["Bangle", "Agriculture"]
+    for seed in range(5):
+        g = Game.new("4e", 3, seed, bundle=b)
+        bangle, agriculture = g.cards.by_name["Bangle"], g.cards.by_name["Agriculture"]
+        assert g.state["removed"] == [bangle]
+        assert all(bangle not in pile for pile in g.state["set_supply"]["echoes"].values())
+        assert agriculture not in g.state["removed"]
+        assert not invariants.violations(g.engine)
+    assert load_bundle("4e", sets=["artifacts"])["sets"]["artifacts"]["manifest"]["removed_at_setup"] == \
+        ["Martian Internet"]

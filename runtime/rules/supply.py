@@ -31,8 +31,8 @@ from . import sets
 
 
 def deal(cards: Cards, state: dict, seed: int) -> None:
-    """Shuffle every pile, lay out the cards that start in a set's game-wide zone, set the standard
-    achievements aside, deal the starting hands."""
+    """Shuffle every pile, lay out the cards that start in a set's game-wide zone, take out those a set
+    removes at set-up, set the standard achievements aside, deal the starting hands."""
     m = cards.manifest
     rng = random.Random(seed)
     for age in cards.ages:
@@ -48,6 +48,7 @@ def deal(cards: Cards, state: dict, seed: int) -> None:
     # the cards a set's game-wide zone starts with, in the manifest's order (kept out of the piles: Cards.deck)
     for zone, spec in cards.shared_zones.items():
         state["zones"][zone] = [cards.by_name[name] for name in spec.get("cards", ())]
+    state["removed"] += cards.removed_at_setup      # out of the game before the deal (kept out of Cards.deck)
     for age in m["standard_achievement_ages"]:
         state["available"]["standard"].append(state["supply"][str(age)].pop(0))
     for _ in range(m["initial_hand"]):

@@ -112,9 +112,13 @@ class Cards:
         self.starts_in = {self.by_name[name]: z for z, spec in self.shared_zones.items() for name in spec.get("cards", ())}
         self.home = {c: z for c, z in self.starts_in.items() if self.shared_zones[z].get("return_to_home")}
         # (set, age) -> its cards in id order, as the supply piles are dealt (a card that starts in a zone: none)
+        # cards a set takes out of the game at set-up (manifest removed_at_setup): they start removed
+        self.removed_at_setup = [self.by_name[name] for n in self.set_names
+                                 for name in bundle["sets"][n]["manifest"].get("removed_at_setup", ())
+                                 if name in self.by_name and self.set[self.by_name[name]] == n]
         self.deck: dict[tuple[str, int], list[int]] = {}
         for c in self.cards:
-            if c["id"] not in self.starts_in:
+            if c["id"] not in self.starts_in and c["id"] not in self.removed_at_setup:
                 self.deck.setdefault((self.set[c["id"]], c["age"]), []).append(c["id"])
         # the sets' verbs that move as one of the language's ('promote' as 'meld'), and the marks a free Dogma
         # may carry ('foreseen'): the manifests' verbs and dogma_marks
