@@ -186,6 +186,9 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
         for name in spec.get("cards", ()):
             remove_from_anywhere(state, cards.by_name[name])
             state["zones"][zone].append(cards.by_name[name])
+    for cid in cards.removed_at_setup:              # the cards a set takes out at set-up
+        remove_from_anywhere(state, cid)
+        place(cards, state, cid, "removed", None)
     setup = data.get("setup", {})
     placed: set[int] = set()
 
