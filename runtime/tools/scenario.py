@@ -28,6 +28,7 @@ from ..rules.options import OptionsError, normalise as normalise_options
 from ..state import teams
 from ..state.cards import Cards
 from ..state.positions import new_state, place, remove_from_anywhere, supply_pile
+from ..state.board import locate
 from . import scenario_check
 
 
@@ -340,7 +341,10 @@ def action(engine: Engine, raw: dict, path: str) -> dict:
     if "dogma" in raw:
         return {"type": "dogma", "card": b.cid(raw["dogma"])}
     if "meld" in raw:
-        return {"type": "meld", "card": b.cid(raw["meld"])}
+        cid = b.cid(raw["meld"])
+        zone = locate(engine.state, cid)[0]
+        # a card in one of the player's set zones (a display, a forecast) is melded from there, if a zone allows it
+        return {"type": "meld", "card": cid, **({"from": zone} if zone in engine.cards.zones else {})}
     if "achieve" in raw:
         return {"type": "achieve", "age": raw["achieve"]}
     return {"type": "draw"}
