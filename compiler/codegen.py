@@ -225,9 +225,14 @@ class CodeGen:
         self.block(s.then)
         self.scopes.pop()
         if s.orelse:
-            # no jump over the else branch when the then branch cannot fall through (it ends in repeat)
+            # no jump over the else branch when the then branch cannot fall through (it ends in repeat): its last
+            # instruction ends the flow and nothing jumps past it (a loop's exit does: 'each' ends in a jump back)
             last = self.c.code[-1][0] if self.c.code else None
-            jend = None if last is not None and O.OPCODES[last].terminal else self.emit(O.JUMP, 0, pos=s.pos)
+            here = self.c.here()
+            reached = any(O.OPCODES[ins[0]].jumps and O.jump_target(O.OPCODES[ins[0]], ins) == here
+                          for ins in self.c.code[jf + 1:])
+            ends = last is not None and O.OPCODES[last].terminal and not reached
+            jend = None if ends else self.emit(O.JUMP, 0, pos=s.pos)
             self.c.patch(jf, self.c.here())
             self.scopes.append({})
             self.block(s.orelse)
