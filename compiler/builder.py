@@ -86,6 +86,9 @@ class Builder(Transformer):
     def cell_value(self, meta, c):
         return (str(c[0]), _tpos(c[0]), int(c[1]))
 
+    def cell_blank(self, meta, c):
+        return (None, _pos(meta), None)
+
     def meta_dogma(self, meta, c):
         return A.Meta("dogma", str(c[0]), pos=_tpos(c[0]))
 

@@ -418,8 +418,10 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")
         icons = card.get("icons")
         if not isinstance(icons, list) or len(icons) != len(m.get("icon_positions", [])) or \
-                any(x not in words for x in icons):
-            fail(f"{label}: icons are one of the edition's icons per position")
+                any(x is not None and x not in words for x in icons):
+            fail(f"{label}: icons are one of the edition's icons per position (null: a position printed empty)")
+        if card.get("dogma") is None and not card.get("no_effect"):
+            fail(f"{label}: only a card printed with no effect has no featured icon")
         numbers = card.get("cell_values")
         if numbers is not None and (not isinstance(numbers, list) or len(numbers) != len(icons) or any(
                 (b is None) == bool(cells.get(x, {}).get("value")) or b is not None and not (type(b) is int and 0 < b <= 99)

@@ -134,6 +134,8 @@ class Resolver:
                 self.r.error("E208", f"'{m.key}' is given twice", m.pos)
             seen[m.key] = m
         for key in ("age", "color", "icons", "dogma"):
+            if key == "dogma" and card.no_effect:      # printed with no effect: it may have no featured icon
+                continue
             if key not in seen:
                 self.r.error("E207", f"card '{card.name}' has no '{key}'", card.pos,
                              f"add '{key} ...' to the card header")
@@ -148,6 +150,8 @@ class Resolver:
             effect_cells: dict[str, int] = {}
             numbers = getattr(m, "cell_values", None) or [None] * len(m.value)
             for name, pos, n in zip(m.value, getattr(m, "positions", [m.pos] * 4), numbers):
+                if name is None:                        # '-': a position printed empty
+                    continue
                 spec = self.v.cells.get(name)
                 if spec is not None:
                     if spec.get("effect"):

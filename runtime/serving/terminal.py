@@ -76,6 +76,9 @@ def glyphs(icons: list[str], hex_name: str = "hex", values=None) -> Text:
     """Icons as glyphs; a cell with its number ('bonus 3': '+3'; values: the numbers by icon position)."""
     t = Text()
     for k, i in enumerate(icons):
+        if not i:                          # a position printed empty, or no featured icon
+            t.append("·", style="dim")
+            continue
         g, style = GLYPHS.get(i) or SET_GLYPHS.get(i) or (i[:1].upper(), "bold")
         if values and k < len(values) and values[k] is not None:
             g = f"{g}{values[k]}"

@@ -62,7 +62,7 @@ class Cards:
         self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
         # whether a Dogma on the card is offered: never (not implemented), always (it has dogma effects),
         # or None: as its pile's cell effects say (runtime/rules/dogma.py, may_dogma)
-        self.may_dogma = [False if not c["effects"] and not c.get("no_effect") else
+        self.may_dogma = [False if not c["effects"] and not c.get("no_effect") or c["dogma"] is None else
                           True if any(e["kind"] != "cell" for e in c["effects"]) else None for c in self.cards]
         self.unimplemented = frozenset(c["id"] for c in self.cards if not c["effects"])   # files with no effects yet
         # set cards: the set, and the cells its sets declare (manifest "cells"): each card's numbers by icon
@@ -87,7 +87,7 @@ class Cards:
         for n in self.set_names:
             for w, spec in sorted(bundle["sets"][n]["manifest"].get("cells", {}).items()):
                 self.cells[w] = {**self.cells.get(w, {}), **spec}
-        self.not_icons = frozenset(w for w, spec in self.cells.items() if not spec.get("counts_as_icon"))
+        self.not_icons = frozenset([w for w, spec in self.cells.items() if not spec.get("counts_as_icon")] + [None])
         self.icons = self.icons + [w for w in sorted(self.cells) if w not in self.not_icons and w not in self.icons]
         # each scoring cell's compiled score (runtime/machine/expressions.py), from the first set that gives one
         self.cell_scores: dict[str, tuple[str, dict]] = {}
@@ -137,8 +137,8 @@ class Cards:
     def visible_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
         icons = self.printed[cid]
         if is_top:
-            return [i for i in icons if i != self.hex]
-        return [icons[k] for k in self.splay_positions[splay] if icons[k] != self.hex]
+            return [i for i in icons if i != self.hex and i is not None]
+        return [icons[k] for k in self.splay_positions[splay] if icons[k] != self.hex and icons[k] is not None]
 
     def counted_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
         """The visible icons that icon counts count (no set's cell unless it counts as an icon)."""

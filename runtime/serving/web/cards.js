@@ -91,6 +91,7 @@
   function cell(face, i, position) {
     const name = (face.icons || [])[i];
     const slot = el("span", "inno-slot " + slotOf(position || "extra"));
+    if (name === null || name === undefined) { slot.classList.add("inno-blank"); return slot; }   // printed empty
     const value = (face.cell_values || [])[i];
     const g = icon(name);
     if (value !== undefined && value !== null) {
@@ -213,7 +214,7 @@
       const name = (face.icons || [])[i];
       if (name === undefined) return;
       s.appendChild(cell(face, i, pos));
-      if (name !== manifest.hex) names.push(cellWords(face, i));
+      if (name !== manifest.hex && name !== null) names.push(cellWords(face, i));
     });
     s.setAttribute("aria-label", `${describe(face)}, under the top card, showing ${names.join(", ") || "no icons"}`);
     return s;
