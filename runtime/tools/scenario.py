@@ -179,8 +179,9 @@ def build_state(data: dict, bundle: dict, path: str = "<scenario>", info: dict |
     state.update(teams.setup(options, data.get("seed", 0)))
     for age in cards.ages:
         state["supply"][str(age)] = [c["id"] for c in cards.cards if c["age"] == age and cards.set[c["id"]] == "base"]
-    for name in cards.set_names:
-        for age in sorted({cards.age[c] for c in range(len(cards.cards)) if cards.set[c] == name}):
+    for name in cards.set_names:      # every age of the set has its pile, as in a dealt game (empty without cards)
+        for age in sorted(set(cards.bundle["sets"][name]["manifest"]["ages"])
+                          | {cards.age[c] for c in range(len(cards.cards)) if cards.set[c] == name}):
             state["set_supply"][name][str(age)] = [c for c in range(len(cards.cards))
                                                    if cards.age[c] == age and cards.set[c] == name]
     for zone, spec in cards.shared_zones.items():   # the cards a set's game-wide zone starts with
