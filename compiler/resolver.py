@@ -583,6 +583,9 @@ class Resolver:
         if e.fn in ("highest", "lowest") and len(e.args) == 1 and self.expr(e.args[0]) == "values":
             e.fn += "_value"            # the same words for a list of values: its own builtin
             b = BUILTINS[e.fn]
+        elif e.fn == "count" and len(e.args) == 1 and self.expr(e.args[0]) == "player":
+            e.fn = "count_player"       # one player or none (a player is a seat number: never counted as one)
+            b = BUILTINS[e.fn]
         if not b.variadic and len(e.args) != len(b.args):
             self.r.error("E206", f"{e.fn}() takes {len(b.args)} argument{'s' if len(b.args) != 1 else ''}, "
                                  f"got {len(e.args)}", e.pos)

@@ -251,7 +251,7 @@ class Renderer:
         """What a 'for each / for every' counts: icons, colours, cards, values."""
         if isinstance(e, A.Call) and e.fn == "icons":
             return f"{self.icon(e.args[0])} on {self.expr(e.args[1])}"
-        if isinstance(e, A.Call) and e.fn == "count":
+        if isinstance(e, A.Call) and e.fn in ("count", "count_player"):
             return self.counted(e.args[0])
         if isinstance(e, A.Call) and e.fn == "colors":
             return f"color on {self.expr(e.args[0])}"
@@ -328,7 +328,7 @@ class Renderer:
             return self.expr(e.args[0])
         if isinstance(e, A.Call) and e.fn in ("highest", "lowest"):
             return f"the {e.fn} card in {self.expr(e.args[0])}"
-        if isinstance(e, A.Call) and e.fn == "count":
+        if isinstance(e, A.Call) and e.fn in ("count", "count_player"):
             return f"equal to the number of {self.expr(e.args[0])}"
         if isinstance(e, A.Call) and e.fn in ("highest_value", "lowest_value"):
             return f"equal to {self.expr(e)}"
@@ -429,7 +429,7 @@ class Renderer:
         leaves the test out."""
         c = s.cond
         return (not s.orelse and isinstance(c, A.Compare) and c.op == ">" and c.right == A.Int(0)
-                and isinstance(c.left, A.Call) and c.left.fn == "count"
+                and isinstance(c.left, A.Call) and c.left.fn in ("count", "count_player")
                 and bool(s.then) and isinstance(s.then[0], A.Choose) and s.then[0].source == c.left.args[0])
 
     def s_May(self, s: A.May) -> str:
@@ -730,7 +730,7 @@ class Renderer:
     def e_Call(self, e: A.Call):
         a = e.args
         f = e.fn
-        if f == "count":
+        if f in ("count", "count_player"):
             arg = a[0]
             if isinstance(arg, A.Where) and not arg.name and isinstance(arg.base, A.ZoneExpr) \
                     and arg.base.zone.kind in ("hand", "score", "board"):   # "the number of cards in your hand whose ..."
@@ -944,8 +944,8 @@ class Renderer:
                 and b.players.kind in ("others", "opponents") and isinstance(b.cond, A.Compare)):
             return None
         x, y = a, b.cond
-        if x.op != y.op or x.right != y.right or not (isinstance(x.left, A.Call) and x.left.fn == "count"
-                                                       and isinstance(y.left, A.Call) and y.left.fn == "count"):
+        if x.op != y.op or x.right != y.right or not (isinstance(x.left, A.Call) and x.left.fn in ("count", "count_player")
+                                                       and isinstance(y.left, A.Call) and y.left.fn in ("count", "count_player")):
             return None
         mine, theirs = x.left.args[0], y.left.args[0]
         if not (isinstance(mine, A.ZoneExpr) and isinstance(theirs, A.ZoneExpr) and mine.zone.kind == theirs.zone.kind
@@ -961,7 +961,7 @@ class Renderer:
         """'count(Z where (not (it is C) and value(it) < N)) == 0': all non-C Z are value [N] or higher."""
         left = e.left
         if not (e.op == "==" and isinstance(e.right, A.Int) and e.right.value == 0 and isinstance(left, A.Call)
-                and left.fn == "count" and isinstance(left.args[0], A.Where) and not left.args[0].name):
+                and left.fn in ("count", "count_player") and isinstance(left.args[0], A.Where) and not left.args[0].name):
             return None
         where = left.args[0]
         conds, stack = [], [where.cond]
@@ -1001,13 +1001,13 @@ class Renderer:
             way = "not splayed" if e.right.value == "none" else f"splayed {e.right.value}"
             return f"{self.possessive(left.args[0])} {cards} are {'not ' if e.op == '!=' else ''}{way}".replace(
                 "are not not splayed", "are splayed")
-        if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Call) \
+        if isinstance(left, A.Call) and left.fn in ("count", "count_player") and isinstance(left.args[0], A.Call) \
                 and left.args[0].fn == "splayed" and isinstance(e.right, A.Int) and e.op in ("==", ">="):
             way = self.plain(left.args[0].args[0])
             n = self.expr(e.right) + (" or more" if e.op == ">=" else "")
             return f"you have {n} colors splayed" + (", each in any direction" if way == "any" else f" {way}")
-        if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Call) \
-                and left.args[0].fn == "colors" and isinstance(e.right, A.Call) and e.right.fn == "count" \
+        if isinstance(left, A.Call) and left.fn in ("count", "count_player") and isinstance(left.args[0], A.Call) \
+                and left.args[0].fn == "colors" and isinstance(e.right, A.Call) and e.right.fn in ("count", "count_player") \
                 and e.right.args[0] == left.args[0].args[0] and e.op == "<":
             return f"two or more of {self.expr(e.right.args[0])} are the same color"
         zero = isinstance(e.right, A.Int) and e.right.value == 0
@@ -1016,35 +1016,35 @@ class Renderer:
             return (f"any card was {verb} due to the demand" if e.op != "==" else
                     f"no cards were {verb} due to this demand")
         if isinstance(e.right, A.ActionVar) and self.records.get(e.right.name) == "max" and isinstance(left, A.Call) \
-                and left.fn == "count" and isinstance(left.args[0], A.Name) and left.args[0].name in self.bind_verbs:
+                and left.fn in ("count", "count_player") and isinstance(left.args[0], A.Name) and left.args[0].name in self.bind_verbs:
             v = self.bind_verbs[left.args[0].name]
             return f"you {past(v)} more cards than any other player so far during this dogma action"
-        if isinstance(left, A.Call) and left.fn == "count" and isinstance(e.right, A.Call) and e.right.fn == "count" \
+        if isinstance(left, A.Call) and left.fn in ("count", "count_player") and isinstance(e.right, A.Call) and e.right.fn in ("count", "count_player") \
                 and e.op in (">", "<") and all(self._countable(x.args[0]) for x in (left, e.right)):
             a, b = self.noun(left.args[0]), self.noun(e.right.args[0])
             return f"you have {'more' if e.op == '>' else 'fewer'} {a} than {b}"
-        if zero and e.op == "==" and isinstance(left, A.Call) and left.fn == "count" \
+        if zero and e.op == "==" and isinstance(left, A.Call) and left.fn in ("count", "count_player") \
                 and isinstance(left.args[0], A.WithIcon) and left.args[0].negate:
             base = self.noun(left.args[0].base)
             return f"each of {base} has a [{left.args[0].icon}]"
-        if isinstance(left, A.Call) and left.fn == "count" and isinstance(e.right, A.Int) and e.right.value > 0 \
+        if isinstance(left, A.Call) and left.fn in ("count", "count_player") and isinstance(e.right, A.Int) and e.right.value > 0 \
                 and self._countable(left.args[0]):
             n = self.expr(e.right)
             phrase = {">=": f"{n} or more", "==": f"exactly {n}", ">": f"more than {n}", "<": f"fewer than {n}",
                       "<=": f"at most {n}", "!=": f"other than {n}"}[e.op]
             return f"you have {phrase} {self.noun(left.args[0])}"
-        if zero and e.op in (">", "==", "!=") and isinstance(left, A.Call) and left.fn == "count":
+        if zero and e.op in (">", "==", "!=") and isinstance(left, A.Call) and left.fn in ("count", "count_player"):
             what = left.args[0]
             if isinstance(what, A.Name) and what.name in self.bind_verbs:
                 v = self.bind_verbs[what.name]
                 return f"you {past(v)} any" if e.op != "==" else f"you {past(v)} none"
             return self._there_are(self.noun(what), e.op == "==")
-        if isinstance(left, A.Call) and left.fn == "count" and isinstance(left.args[0], A.Name) \
+        if isinstance(left, A.Call) and left.fn in ("count", "count_player") and isinstance(left.args[0], A.Name) \
                 and left.args[0].name in self.bind_verbs and isinstance(e.right, A.Int) and e.op in ("==", ">="):
             v = self.bind_verbs[left.args[0].name]     # "if you melded four or more cards", "if you returned three"
             n = self.expr(e.right) + (" or more" if e.op == ">=" else "")
             return f"you {past(v)} {n} cards"
-        if isinstance(left, A.Call) and left.fn == "count":
+        if isinstance(left, A.Call) and left.fn in ("count", "count_player"):
             return f"{self.expr(left)} is {CMP_COUNT[e.op]} {self.expr(e.right)}"
         if isinstance(left, A.Call) and left.fn == "icons" and isinstance(e.right, A.Int):
             board = self.expr(left.args[1])
@@ -1136,7 +1136,7 @@ class Renderer:
         """'values_of(C) where x (count(C where (value(it) == x)) >= N)': the values N or more of C share."""
         c = e.cond
         if not (e.name and isinstance(e.base, A.Call) and e.base.fn == "values_of" and isinstance(c, A.Compare)
-                and c.op == ">=" and isinstance(c.right, A.Int) and isinstance(c.left, A.Call) and c.left.fn == "count"
+                and c.op == ">=" and isinstance(c.right, A.Int) and isinstance(c.left, A.Call) and c.left.fn in ("count", "count_player")
                 and isinstance(c.left.args[0], A.Where)):
             return None
         inner = c.left.args[0]

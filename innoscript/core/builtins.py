@@ -26,6 +26,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("highest", ("cards",), "int", "the highest value among the cards (0 for none); of a list of values, the highest "
                                           "value: highest(cell_values(CELL, your board))"),
     Builtin("lowest", ("cards",), "int", "the lowest value among the cards (0 for none)"),
+    Builtin("count_player", ("player",), "int", "how many players a player expression names: 1, or 0 for none "
+                                                "(written 'count(P)': the single player with the most, when there is one)"),
     Builtin("highest_value", ("values",), "int", "the highest of a list of values (0 for none; written 'highest(VALUES)')"),
     Builtin("lowest_value", ("values",), "int", "the lowest of a list of values (0 for none; written 'lowest(VALUES)')"),
     Builtin("color", ("cards",), "color", "the colour of a card (the first of several)"),

@@ -35,7 +35,7 @@ PLAYER_ZONES = ("hand", "score", "board", "achievements", "revealed", "counters"
 # ("you", zone) of the candidate; "pure" nothing but its arguments; "position" the board
 # positions of its card argument (which pile, top or not, splay); "owner" where its cards are.
 _BUILTIN_READS = {
-    "count": "pure", "value": "pure", "highest": "pure", "lowest": "pure", "color": "pure", "colors": "pure",
+    "count": "pure", "count_player": "pure", "value": "pure", "highest": "pure", "lowest": "pure", "color": "pure", "colors": "pure",
     "values_of": "pure", "values": "pure", "first": "keep", "below": "keep", "last": "keep",
     "demand_effects": "pure", "has": "pure", "all_colors": "pure", "all_icons": "pure", "ages": "pure",
     "icons": "position", "top": "position", "owner": "position",

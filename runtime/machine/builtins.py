@@ -22,6 +22,10 @@ def _count(e, f, x):
     return len(_list(x))
 
 
+def _count_player(e, f, p):
+    return 0 if p is None else 1
+
+
 def _card_values(e) -> list:
     """Each card's value where it lies (a card's value on a board differs from its age only there)."""
     cards = e.cards
@@ -389,7 +393,7 @@ def _highest_splay(e, f, p):
 
 
 IMPLEMENTATIONS = {
-    "count": _count, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
+    "count": _count, "count_player": _count_player, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
     "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
     "pile": _pile, "first": _first, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of, "splayable": _splayable,
     "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
