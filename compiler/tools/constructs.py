@@ -53,6 +53,7 @@ def _ids(n) -> set[str]:
         out.add("win_single" if isinstance(n.player, A.SinglePlayer) else "win")
     elif isinstance(n, A.Dogma):
         out.add("dogma_marked" if n.mark else "dogma")
+        out |= {f"dogma_{o.kind}" for o in n.options}
     elif isinstance(n, A.Execute):
         out.add(n.kind.replace("-", "_"))
     elif isinstance(n, A.Choose):

@@ -363,7 +363,16 @@ class Renderer:
         return text
 
     def s_Dogma(self, s: A.Dogma) -> str:
-        return f"dogma {self.expr(s.target)}" + (f", {s.mark}" if s.mark else "")
+        text = f"dogma {self.expr(s.target)}" + (f", {s.mark}" if s.mark else "")
+        options = []
+        for o in s.options:
+            if o.kind == "own_icons":
+                options.append("counting its icons in addition to your board's")
+            elif o.kind == "no_cells":
+                options.append("running no cell effects")
+            else:
+                options.append(f"running the cell effects of {self.expr(o.cards)} instead of its pile's")
+        return text + (", " + " and ".join(options) if options else "")
 
     def s_Transfer(self, s: A.Transfer) -> str:
         if s.bind:

@@ -22,7 +22,7 @@ from ..machine import tier
 from ..machine.faults import RuntimeFault
 from ..machine.frames import HOOK, new_frame
 from ..state import teams
-from ..state.board import board_table, highest_top_value, pile_cell_effects, top_cards
+from ..state.board import board_table, cards_cell_effects, highest_top_value, pile_cell_effects, top_cards
 from .hooks import new_hook_frame
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
@@ -256,39 +256,72 @@ class Dogma:
             return bool(d.get("shared"))
         return bool(d["shared_change"])
 
-    def free_dogma(self, frame, cid: int, mark: str | None = None):
-        """'dogma X [, MARK]': a full Dogma of X by the frame's player, inside the running action or
+    def free_dogma(self, frame, cid: int, mark: str | None = None, own_icons: bool = False,
+                   cells_of: list | None = None):
+        """'dogma X [, MARK] [OPTIONS]': a full Dogma of X by the frame's player, inside the running action or
         hook: X's featured icon counted for every player now, its own sharing, demands and cell effects
         (X's pile's when X is a top card) and its own sharing bonus at its end. Its work list carries
         ``free`` (card, active player, marks, shared, shared_change) and its own record; X's own effects
-        carry the mark a set declared ('dogma X, foreseen': 'this card was foreseen')."""
+        carry the mark a set declared ('dogma X, foreseen': 'this card was foreseen').
+
+        Options (docs/engine-concepts.md, "Dogma options"): ``own_icons`` ('counting its icons') adds X's own
+        visible icons, as a top card's, to the launcher's count of its featured icon (only the launcher's);
+        ``cells_of`` ('running the cell effects of CARDS'; [] for 'running no cell effects') are the cards whose
+        visible cell effects run first instead of X's pile's. The free record keeps the cell effects so chosen
+        (``cells``: [card, effect] pairs, fixed when the Dogma starts) and ``own_icons``, only when given."""
         st = self.state
         depth = self._nesting(frame)
         you = frame["you"]
         icon = self.cards.cards[cid]["dogma"]
         counts = self.icon_counts(icon)
+        if own_icons and counts[you] >= 0:
+            counts[you] += self.cards.card_icons(cid, "none", True).count(icon)
+        cells = None if cells_of is None else self.cards_cell_effects(cells_of)
         # each Dogma mark of the sets in play is a flag of the event (foreseen: true or false)
         flags = {m: m == mark for m in self.cards.marks}
+        options = {}
+        if own_icons:
+            options["own_icons"] = True
+        if cells_of is not None:
+            options["cell_effects"] = "given" if cells_of else "none"
         self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, **flags,
-                  **({"mark": mark} if mark else {}))
+                  **({"mark": mark} if mark else {}), **options)
         records = st["dogma"].setdefault("records", [])
         records.append({})
-        entry = {"work": [], "depth": depth, "record": len(records),
-                 "free": {"card": cid, "active": you, "marks": [mark] if mark else [], "shared": False,
-                          "shared_change": False}}
+        free = {"card": cid, "active": you, "marks": [mark] if mark else [], "shared": False, "shared_change": False}
+        if own_icons:
+            free["own_icons"] = True
+        if cells is not None:
+            free["cells"] = [list(ce) for ce in cells]
+        entry = {"work": [], "depth": depth, "record": len(records), "free": free}
         steps = self._parley_steps(you, cid, counts) if self._parley() else []
         if steps:   # non-adjacent players choose first, as in a Dogma action (no card is paid to use X)
             st["dogma"]["stack"].append({"parley": steps, "excluded": [], "counts": counts, "then": entry})
         else:
-            entry["work"] = self.effect_list(cid, you, counts, set(), self.pile_cell_effects(cid))
+            entry["work"] = self.effect_list(cid, you, counts, set(), self._free_cells(free))
             st["dogma"]["stack"].append(entry)
+
+    def _free_cells(self, free: dict) -> list:
+        """The cell effects a free Dogma runs first: those its options fixed, else its card's pile's."""
+        if "cells" in free:
+            return [tuple(ce) for ce in free["cells"]]
+        return self.pile_cell_effects(free["card"])
+
+    def cards_cell_effects(self, cids: list) -> list[tuple[int, int]]:
+        """The visible cell effects of these cards as they lie, as (card, effect): a card on a board shows the
+        cell positions its pile's splay shows (a top card all), each pile's cards deepest first, the piles in the
+        order the cards first name them; a card elsewhere brings all its own."""
+        ncards = len(self.cards.cards)
+        if any(not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < ncards for c in cids):
+            raise RuntimeFault("'running the cell effects of' is given something that is not a card")
+        return cards_cell_effects(self.cards, self.state, list(dict.fromkeys(cids)))
 
     def _run_free_prelude(self, top: dict) -> None:
         """A free Dogma's parley choices; then its work list replaces them on the stack."""
         entry = top["then"]
         cid, you = entry["free"]["card"], entry["free"]["active"]
         self._prelude(top["parley"], top["excluded"], top, cid)
-        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self.pile_cell_effects(cid))
+        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self._free_cells(entry["free"]))
         self.state["dogma"]["stack"][-1] = entry
 
     def _end_free_dogma(self, free: dict) -> None:
