@@ -268,7 +268,11 @@ class Resolver:
 
     def s_Dogma(self, s: A.Dogma):
         self.expect(s.target, "cards")
-        if s.mark is not None:
+        if s.mark in ("counting", "running") and s.mark not in self.v.marks:
+            self.r.error("E214", f"'{s.mark}' is no Dogma mark: an option follows the card (or its mark) "
+                                 "without a comma", s.mark_pos or s.pos,
+                         f"write 'dogma X {s.mark} ...' or 'dogma X, MARK {s.mark} ...'")
+        elif s.mark is not None:
             self.set_word(s.mark, self.v.marks, "Dogma mark", s.mark_pos or s.pos)
         seen: dict[str, A.DogmaOption] = {}
         for o in s.options:

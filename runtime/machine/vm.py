@@ -657,9 +657,9 @@ def _op_dogma_with(engine, frame, chunk, ins, pc):
     frame["pc"] = pc + 1
     if target:
         flags = ins[2]
-        # the cell effects run first: the pile's (None), none ([]), or those of the cards given
-        given = [] if flags & 2 else _as_list(cells) if flags & 4 else None
-        engine.free_dogma(frame, target[0], chunk["consts"][ins[1]], own_icons=bool(flags & 1), cells_of=given)
+        # the cell effects run first: the pile's, none, or those of the cards given
+        engine.free_dogma(frame, target[0], chunk["consts"][ins[1]], own_icons=bool(flags & 1),
+                          cells="none" if flags & 2 else "given" if flags & 4 else "pile", cells_of=_as_list(cells))
         return "execute"
     return pc + 1
 

@@ -257,7 +257,7 @@ class Dogma:
         return bool(d["shared_change"])
 
     def free_dogma(self, frame, cid: int, mark: str | None = None, own_icons: bool = False,
-                   cells_of: list | None = None):
+                   cells: str = "pile", cells_of: list = ()):
         """'dogma X [, MARK] [OPTIONS]': a full Dogma of X by the frame's player, inside the running action or
         hook: X's featured icon counted for every player now, its own sharing, demands and cell effects
         (X's pile's when X is a top card) and its own sharing bonus at its end. Its work list carries
@@ -266,8 +266,8 @@ class Dogma:
 
         Options (docs/engine-concepts.md, "Dogma options"): ``own_icons`` ('counting its icons') adds X's own
         visible icons, as a top card's, to the launcher's count of its featured icon (only the launcher's);
-        ``cells_of`` ('running the cell effects of CARDS'; [] for 'running no cell effects') are the cards whose
-        visible cell effects run first instead of X's pile's. The free record keeps the cell effects so chosen
+        ``cells`` says which cell effects run first: "pile" (X's pile's, as a Dogma action's), "none" ('running
+        no cell effects') or "given" ('running the cell effects of CARDS': the visible ones of ``cells_of``). The free record keeps the cell effects so chosen
         (``cells``: [card, effect] pairs, fixed when the Dogma starts) and ``own_icons``, only when given."""
         st = self.state
         depth = self._nesting(frame)
@@ -276,14 +276,14 @@ class Dogma:
         counts = self.icon_counts(icon)
         if own_icons and counts[you] >= 0:
             counts[you] += self.cards.card_icons(cid, "none", True).count(icon)
-        cells = None if cells_of is None else self.cards_cell_effects(cells_of)
+        chosen = None if cells == "pile" else [] if cells == "none" else self.cards_cell_effects(list(cells_of))
         # each Dogma mark of the sets in play is a flag of the event (foreseen: true or false)
         flags = {m: m == mark for m in self.cards.marks}
         options = {}
         if own_icons:
             options["own_icons"] = True
-        if cells_of is not None:
-            options["cell_effects"] = "given" if cells_of else "none"
+        if cells != "pile":
+            options["cell_effects"] = cells
         self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, **flags,
                   **({"mark": mark} if mark else {}), **options)
         records = st["dogma"].setdefault("records", [])
@@ -291,8 +291,8 @@ class Dogma:
         free = {"card": cid, "active": you, "marks": [mark] if mark else [], "shared": False, "shared_change": False}
         if own_icons:
             free["own_icons"] = True
-        if cells is not None:
-            free["cells"] = [list(ce) for ce in cells]
+        if chosen is not None:
+            free["cells"] = [list(ce) for ce in chosen]
         entry = {"work": [], "depth": depth, "record": len(records), "free": free}
         steps = self._parley_steps(you, cid, counts) if self._parley() else []
         if steps:   # non-adjacent players choose first, as in a Dogma action (no card is paid to use X)
