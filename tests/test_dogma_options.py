@@ -288,3 +288,16 @@ def test_both_tiers_run_the_options_the_same(effects, setup, monkeypatch):
                                  (0 if game.decision["kind"] == "choose_option" else game.decision["options"][:1]))
         runs.append(hashlib.sha256(json.dumps([events, e.state]).encode()).hexdigest())
     assert runs[0] == runs[1]
+
+
+def test_the_language_server_offers_the_options_after_the_card_and_after_and():
+    from innoscript import lsp
+    HEAD = 'card "X" {\n age 1\n color red\n icons hex leaf leaf leaf\n dogma leaf\n}\neffect {\n'
+
+    def labels_at(text):
+        line = text.count("\n")
+        return {i.label for i in lsp.completion_items("file:///x.inno", text + "\n}\n", line, len(text.split("\n")[-1]))}
+    after = labels_at(HEAD + "    draw [1] as fresh\n    dogma fresh ")
+    assert {"counting", "running"} <= after
+    assert {"counting", "running"} <= labels_at(HEAD + "    draw [1] as fresh\n    dogma fresh counting its icons and ")
+    assert labels_at(HEAD + "    draw [1] as fresh\n    dogma fresh running ") >= {"no", "the"}
