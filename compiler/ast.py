@@ -377,6 +377,7 @@ class Claim(Node):
 class Execute(Node):
     kind: str              # execute self-execute super-execute fully-execute
     target: "Expr"
+    as_if: bool = False    # 'execute X as if on this card': inside the running Dogma, its targets (kind 'execute')
 
 
 @dataclass

@@ -289,6 +289,10 @@ class Builder(Transformer):
     def execute_stmt(self, meta, c):
         return A.Execute(c[0], c[1], pos=_pos(meta))
 
+    def execute_as_if(self, meta, c):
+        """'execute X as if on this card': X's effects with the running Dogma's icon, counts and demanded."""
+        return A.Execute(c[0], c[1], pos=_pos(meta), as_if=True)
+
     def dogma_stmt(self, meta, c):
         return A.Dogma(c[0], None, pos=_pos(meta), options=c[1] if len(c) > 1 else [])
 

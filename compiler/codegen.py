@@ -374,7 +374,7 @@ class CodeGen:
 
     def s_Execute(self, s: A.Execute):
         self.expr(s.target)
-        self.emit(O.EXECUTE, E("execute", s.kind), pos=s.pos)
+        self.emit(O.EXECUTE, E("execute", "as-if" if s.as_if else s.kind), pos=s.pos)
 
     # ------------------------------------------------------------ selections
     def selection(self, sel: A.Selection, times: A.Times | None, optional: bool, whole: bool = False):

@@ -467,6 +467,9 @@ class Resolver:
 
     def s_Execute(self, s: A.Execute):
         self.expect(s.target, "cards")
+        if s.as_if and s.kind != "execute":
+            self.r.error("E314", f"'{s.kind.replace('fully-', 'fully ')} ... as if on this card': only 'execute' runs a card "
+                                 "as if it were on this card", s.pos, "write 'execute X as if on this card'")
         self.actions_seen = True
 
     # ------------------------------------------------------------ selections

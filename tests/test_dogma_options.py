@@ -174,11 +174,11 @@ def test_a_game_saved_inside_a_dogma_with_options_loads_and_finishes_identically
     assert game.save() == loaded.save()
 
 
-def test_a_free_dogma_without_options_keeps_its_record_as_before():
+def test_a_free_dogma_without_options_keeps_no_option_in_its_record():
     e, _, _ = _start(TOP % "", {"players": [{"board": {"green": ["Clothing"], "blue": ["Linguistics"]}},
                                             {"board": {"red": ["Metalworking"]}}]})
     (free,) = [w["free"] for w in e.state["dogma"]["stack"] if "free" in w]
-    assert set(free) == {"card", "active", "marks", "shared", "shared_change"}
+    assert set(free) == {"card", "active", "marks", "shared", "shared_change", "counts"}
 
 
 @pytest.mark.parametrize("spoil", [

@@ -55,7 +55,7 @@ def _ids(n) -> set[str]:
         out.add("dogma_marked" if n.mark else "dogma")
         out |= {f"dogma_{o.kind}" for o in n.options}
     elif isinstance(n, A.Execute):
-        out.add(n.kind.replace("-", "_"))
+        out.add("execute_as_if" if n.as_if else n.kind.replace("-", "_"))
     elif isinstance(n, A.Choose):
         out.add(f"choose_{n.kind}")
     elif isinstance(n, A.May):

@@ -38,7 +38,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "choice": ("color", "value", "player", "icon", "two_colors"),
     "chooser": ("you", "me", "owner"),
     "extreme": ("most", "least"),
-    "execute": ("execute", "self-execute", "super-execute", "fully-execute"),
+    "execute": ("execute", "self-execute", "super-execute", "fully-execute", "as-if"),
 }
 
 @dataclass(frozen=True)

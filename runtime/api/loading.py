@@ -318,10 +318,15 @@ def _check_dogma(cards, state, n):
                         or not all(isinstance(free[k], bool) for k in ("shared", "shared_change")) \
                         or not _names(free["marks"]):
                     raise ValueError(f"{what}/free: a free Dogma names its card, its player, its marks and two flags "
-                                     "(and its options: own_icons, cells)")
+                                     "(and its counts, and its options: own_icons, cells)")
                 _int(free["card"], 0, ncards, f"{what}/free/card")
                 _int(free["active"], 0, n, f"{what}/free/active")
                 _check_free_options(cards, free, f"{what}/free")
+                if "counts" in free:
+                    if not isinstance(free["counts"], list) or len(free["counts"]) != n:
+                        raise ValueError(f"{what}/free/counts has one count per player")
+                    for c in free["counts"]:
+                        _int(c, -1, 10 ** 4, f"{what}/free/counts")
             if not isinstance(item["work"], list) or len(item["work"]) > 64 * n:
                 raise ValueError(f"{what}/work is a list of effects to run")
             for w in item["work"]:
@@ -346,7 +351,8 @@ def _check_dogma(cards, state, n):
 
 
 FREE_KEYS = {"card", "active", "marks", "shared", "shared_change"}
-FREE_OPTIONS = {"own_icons", "cells"}     # a free Dogma's options, kept only when given (runtime/rules/dogma.py)
+FREE_OPTIONS = {"own_icons", "cells",     # a free Dogma's options, kept only when given (runtime/rules/dogma.py)
+                "counts"}                 # the counts it started with (absent in games saved before they were kept)
 
 
 def _check_free_options(cards, free: dict, what: str) -> None:

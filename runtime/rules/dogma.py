@@ -22,7 +22,8 @@ from ..machine import tier
 from ..machine.faults import RuntimeFault
 from ..machine.frames import HOOK, new_frame
 from ..state import teams
-from ..state.board import board_table, cards_cell_effects, highest_top_value, pile_cell_effects, top_cards
+from ..state.board import (board_table, cards_cell_effects, cell_effects, highest_top_value, pile_cell_effects,
+                           top_cards)
 from .hooks import new_hook_frame
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
@@ -288,7 +289,8 @@ class Dogma:
                   **({"mark": mark} if mark else {}), **options)
         records = st["dogma"].setdefault("records", [])
         records.append({})
-        free = {"card": cid, "active": you, "marks": [mark] if mark else [], "shared": False, "shared_change": False}
+        free = {"card": cid, "active": you, "marks": [mark] if mark else [], "shared": False, "shared_change": False,
+                "counts": counts}     # the counts it started with (an execution 'as if on this card' reads them)
         if own_icons:
             free["own_icons"] = True
         if chosen is not None:
@@ -345,15 +347,39 @@ class Dogma:
         run them; "none" (or no rule): none."""
         return self.pile_cell_effects(cid) if self.rule("execute_cell_effects") == "pile" else []
 
+    def running_targets(self, you: int) -> tuple[str | None, list[int]]:
+        """The running Dogma's featured icon and the opponents of ``you`` it made vulnerable (fewer of that icon
+        than its launcher when it started; not parley's excluded), for 'execute X as if on this card': the
+        innermost free Dogma's (its counts kept in its record), else the action's; in a hook outside any
+        Dogma, no icon and nobody."""
+        st = self.state
+        d = st["dogma"]
+        k = self._innermost_free()
+        if k is not None:
+            free = d["stack"][k]["free"]
+            icon, active = self.cards.cards[free["card"]]["dogma"], free["active"]
+            counts, out = free.get("counts") or self.icon_counts(icon), set()
+        elif d.get("hook") or d.get("icon") is None:
+            return None, []
+        else:
+            icon, active, counts, out = d["icon"], d["active"], d["counts"], set(d.get("excluded", []))
+        return icon, [q for q in self.opponents(you)
+                      if q != active and q not in out and 0 <= counts[q] < counts[active]]
+
     def execute(self, frame, cid: int, kind: str):
         """'execute' / 'self-execute': the card's non-demands; 'super-execute' and 'fully-execute' (the same
         rule, the latter's printed name) add its demands with every opponent vulnerable. The cell effects of
-        ``execute_cell_effects`` run first, only when at least one of the card's own effects runs."""
+        ``execute_cell_effects`` run first, only when at least one of the card's own effects runs.
+        'as-if' ('execute X as if on this card', expansion-rules §2.7): X's own cell effects, then its demands
+        of the opponents the running Dogma made vulnerable (``running_targets``), then its non-demands, all
+        for the performer alone (not shared)."""
+        if kind == "as-if":
+            return self._execute_as_if(frame, cid)
         depth = self._nesting(frame)
         you = frame["you"]
         k = self._innermost_free()
         executing = frame.get("depth", 0) > (0 if k is None else self.state["dogma"]["stack"][k]["depth"])
-        if kind != "execute" and self.rule("chain_achievement") and executing:
+        if kind in ("self-execute", "super-execute", "fully-execute") and self.rule("chain_achievement") and executing:
             # Self- or super-executing while already executing: first draw and achieve an 11.
             self.emit("chain_achievement", player=you, card=cid)
             self.draw_effect({"you": you, "kind": "chain"}, 1, self.cards.max_age, "achieve")
@@ -370,4 +396,19 @@ class Dogma:
         self.emit("execute", player=you, card=cid, kind=kind)
         records = self.state["dogma"].setdefault("records", [])
         records.append({})    # the executed card keeps its own record, empty at the start
+        self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records)})
+
+    def _execute_as_if(self, frame, cid: int):
+        depth = self._nesting(frame)
+        you = frame["you"]
+        icon, vulnerable = self.running_targets(you)
+        items = [[c, e, you, you, False] for c, e in cell_effects(self.cards, cid)]
+        for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
+            if chunk["kind"] == "demand":
+                items += [[cid, e, q, you, False] for q in vulnerable]
+            elif chunk["kind"] == "non_demand":
+                items.append([cid, e, you, you, False])
+        self.emit("execute", player=you, card=cid, kind="as-if", icon=icon, vulnerable=vulnerable)
+        records = self.state["dogma"].setdefault("records", [])
+        records.append({})
         self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records)})
