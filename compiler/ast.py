@@ -377,6 +377,7 @@ class Claim(Node):
 class Execute(Node):
     kind: str              # execute self-execute super-execute fully-execute
     target: "Expr"
+    as_if: bool = False    # 'execute X as if on this card': inside the running Dogma, its targets (kind 'execute')
 
 
 @dataclass
@@ -388,10 +389,22 @@ class Act(Node):
 
 
 @dataclass
+class DogmaOption(Node):
+    """An option of a free Dogma: 'counting its icons' (own_icons), 'running no cell effects' (no_cells),
+    'running the cell effects of CARDS' (cells_of, with its cards)."""
+    kind: str
+    cards: Optional["Expr"] = None
+
+
+@dataclass
 class Dogma(Node):
     target: "Expr"
     mark: Optional[str] = None     # a mark a set declares ('dogma X, foreseen'): that execution carries it
     mark_pos: Optional[Pos] = field(default=None, compare=False, repr=False)
+    options: list[DogmaOption] = field(default_factory=list)   # in the order written
+
+    def option(self, kind: str) -> Optional[DogmaOption]:
+        return next((o for o in self.options if o.kind == kind), None)
 
 
 Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May, Either, Choose,

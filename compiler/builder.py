@@ -292,12 +292,31 @@ class Builder(Transformer):
     def execute_stmt(self, meta, c):
         return A.Execute(c[0], c[1], pos=_pos(meta))
 
+    def execute_as_if(self, meta, c):
+        """'execute X as if on this card': X's effects with the running Dogma's icon, counts and demanded."""
+        return A.Execute(c[0], c[1], pos=_pos(meta), as_if=True)
+
     def dogma_stmt(self, meta, c):
-        return A.Dogma(c[0], None, pos=_pos(meta))
+        return A.Dogma(c[0], None, pos=_pos(meta), options=c[1] if len(c) > 1 else [])
 
     def dogma_marked(self, meta, c):
         """'dogma X, foreseen': a free Dogma marked by a mark a set declares."""
-        return A.Dogma(c[0], str(c[1]), pos=_pos(meta), mark_pos=_tpos(c[1]))
+        return A.Dogma(c[0], str(c[1]), pos=_pos(meta), mark_pos=_tpos(c[1]), options=c[2] if len(c) > 2 else [])
+
+    def dogma_options(self, meta, c):
+        return list(c)
+
+    def dogma_own_icons(self, meta, c):
+        """'counting its icons': the card's own icons join the launcher's count of its featured icon."""
+        return A.DogmaOption("own_icons", pos=_pos(meta))
+
+    def dogma_no_cells(self, meta, c):
+        """'running no cell effects': no cell effect runs before the card's own effects."""
+        return A.DogmaOption("no_cells", pos=_pos(meta))
+
+    def dogma_cells_of(self, meta, c):
+        """'running the cell effects of CARDS': those cards' visible cell effects instead of the pile's."""
+        return A.DogmaOption("cells_of", c[0], pos=_pos(meta))
 
     def execute_kind(self, meta, c):
         return "fully-execute" if str(c[0]) == "fully" else str(c[0])

@@ -365,11 +365,21 @@ class CodeGen:
 
     def s_Dogma(self, s: A.Dogma):
         self.expr(s.target)
-        self.emit(O.DOGMA, self.c.const(s.mark), pos=s.pos)
+        if not s.options:
+            self.emit(O.DOGMA, self.c.const(s.mark), pos=s.pos)
+            return
+        # DOGMA_WITH's flags: 1 counting its icons, 2 running no cell effects, 4 the cell effects of cards
+        flags = sum({"own_icons": 1, "no_cells": 2, "cells_of": 4}[o.kind] for o in s.options)
+        cells = s.option("cells_of")
+        if cells is not None:
+            self.expr(cells.cards)
+        else:
+            self.emit(O.CONST, self.c.const(None), pos=s.pos)
+        self.emit(O.DOGMA_WITH, self.c.const(s.mark), flags, pos=s.pos)
 
     def s_Execute(self, s: A.Execute):
         self.expr(s.target)
-        self.emit(O.EXECUTE, E("execute", s.kind), pos=s.pos)
+        self.emit(O.EXECUTE, E("execute", "as-if" if s.as_if else s.kind), pos=s.pos)
 
     # ------------------------------------------------------------ selections
     def selection(self, sel: A.Selection, times: A.Times | None, optional: bool, whole: bool = False):

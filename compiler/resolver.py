@@ -27,6 +27,11 @@ BASE_MOVE_VERBS = ("meld", "score", "tuck", "return", "junk", "reveal", "keep", 
 BASE_DRAW_VERBS = ("meld", "score", "tuck", "reveal", "junk", "achieve")
 
 
+# how each free Dogma option is written (compiler/ast.py DogmaOption), for messages
+_DOGMA_OPTION_WORDS = {"own_icons": "counting its icons", "no_cells": "running no cell effects",
+                       "cells_of": "running the cell effects of"}
+
+
 @dataclass
 class Vocabulary:
     """What names an edition knows; built from the edition manifest."""
@@ -267,8 +272,24 @@ class Resolver:
 
     def s_Dogma(self, s: A.Dogma):
         self.expect(s.target, "cards")
-        if s.mark is not None:
+        if s.mark in ("counting", "running") and s.mark not in self.v.marks:
+            self.r.error("E214", f"'{s.mark}' is no Dogma mark: an option follows the card (or its mark) "
+                                 "without a comma", s.mark_pos or s.pos,
+                         f"write 'dogma X {s.mark} ...' or 'dogma X, MARK {s.mark} ...'")
+        elif s.mark is not None:
             self.set_word(s.mark, self.v.marks, "Dogma mark", s.mark_pos or s.pos)
+        seen: dict[str, A.DogmaOption] = {}
+        for o in s.options:
+            if o.cards is not None:
+                self.expect(o.cards, "cards")
+            if o.kind in seen:
+                self.r.error("E313", f"'{_DOGMA_OPTION_WORDS[o.kind]}' is written twice", o.pos,
+                             "write each option once")
+            elif o.kind in ("no_cells", "cells_of") and ({"no_cells", "cells_of"} & set(seen)):
+                self.r.error("E313", "a free Dogma runs no cell effects or the cell effects of other cards, "
+                                     "not both", o.pos,
+                             "keep 'running no cell effects' or 'running the cell effects of ...'")
+            seen.setdefault(o.kind, o)
         self.actions_seen = True
 
     def s_Move(self, s: A.Move):
@@ -450,6 +471,9 @@ class Resolver:
 
     def s_Execute(self, s: A.Execute):
         self.expect(s.target, "cards")
+        if s.as_if and s.kind != "execute":
+            self.r.error("E314", f"'{s.kind.replace('fully-', 'fully ')} ... as if on this card': only 'execute' runs a card "
+                                 "as if it were on this card", s.pos, "write 'execute X as if on this card'")
         self.actions_seen = True
 
     # ------------------------------------------------------------ selections

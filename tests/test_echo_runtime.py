@@ -165,7 +165,8 @@ def test_a_game_saved_inside_a_free_dogma_loads_and_goes_on():
     e.answer([e.cards.by_name["Self Service"]])
     free = [w["free"] for w in e.state["dogma"]["stack"] if "free" in w]
     assert free == [{"card": e.cards.by_name["Self Service"], "active": 0, "marks": ["foreseen"],
-                     "shared": False, "shared_change": False}]
+                     "shared": False, "shared_change": False, "counts": free[0]["counts"]}]
+    assert len(free[0]["counts"]) == len(e.state["players"])
     assert e.pending["source"] == "Self Service"
     game = Game(e)
     loaded = Game.load(game.save(), bundle=bundle)
@@ -251,6 +252,8 @@ def test_a_game_saved_at_a_free_dogmas_parley_choice_loads_and_goes_on():
     lambda st: st["dogma"]["stack"][-1]["then"]["free"].update(card=10 ** 6),
     lambda st: st["dogma"]["stack"][-1]["then"]["free"].update(marks="yes"),
     lambda st: st["dogma"]["stack"][-1]["then"]["free"].update(marks=[3]),
+    lambda st: st["dogma"]["stack"][-1]["then"]["free"].update(counts=[1]),
+    lambda st: st["dogma"]["stack"][-1]["then"]["free"].update(counts=["a", 1, 1, 1]),
     lambda st: st["dogma"]["stack"][-1]["then"].update(work=[[0, 0, 0, 0, False]]),
     lambda st: st["dogma"]["stack"][-1].update(parley=[["fly", 1]]),
     lambda st: st["dogma"]["stack"][-1].update(counts=[1]),

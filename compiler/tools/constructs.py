@@ -53,8 +53,9 @@ def _ids(n) -> set[str]:
         out.add("win_single" if isinstance(n.player, A.SinglePlayer) else "win")
     elif isinstance(n, A.Dogma):
         out.add("dogma_marked" if n.mark else "dogma")
+        out |= {f"dogma_{o.kind}" for o in n.options}
     elif isinstance(n, A.Execute):
-        out.add(n.kind.replace("-", "_"))
+        out.add("execute_as_if" if n.as_if else n.kind.replace("-", "_"))
     elif isinstance(n, A.Choose):
         out.add(f"choose_{n.kind}")
     elif isinstance(n, A.May):

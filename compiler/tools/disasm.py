@@ -19,6 +19,9 @@ def format_operands(chunk: dict, ins: list[int]) -> str:
             parts.append(f"-> {arg}")
         elif kind.startswith("enum:"):
             parts.append(O.ENUMS[kind[5:]][arg])
+        elif info.name == "DOGMA_WITH":     # its flags, in words
+            words = [w for bit, w in ((1, "own icons"), (2, "no cell effects"), (4, "cell effects given")) if arg & bit]
+            parts.append(f"{arg} ({', '.join(words)})")
         else:
             parts.append(str(arg))
     return " ".join(parts)

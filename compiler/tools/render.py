@@ -144,7 +144,7 @@ class Renderer:
                 chosen = self.selection(s.selection)
                 chosen = "any " + chosen[2:] if chosen.startswith("a ") else chosen
                 self.binds[s.name] = "the chosen card"
-                out.append(self.executed(nxt.kind, chosen))
+                out.append(self.executed("as-if" if nxt.as_if else nxt.kind, chosen))
                 i += 2
                 continue
             lets = 0
@@ -363,7 +363,16 @@ class Renderer:
         return text
 
     def s_Dogma(self, s: A.Dogma) -> str:
-        return f"dogma {self.expr(s.target)}" + (f", {s.mark}" if s.mark else "")
+        text = f"dogma {self.expr(s.target)}" + (f", {s.mark}" if s.mark else "")
+        options = []
+        for o in s.options:
+            if o.kind == "own_icons":
+                options.append("counting its icons in addition to your board's")
+            elif o.kind == "no_cells":
+                options.append("running no cell effects")
+            else:
+                options.append(f"running the cell effects of {self.expr(o.cards)} instead of its pile's")
+        return text + (", " + " and ".join(options) if options else "")
 
     def s_Transfer(self, s: A.Transfer) -> str:
         if s.bind:
@@ -507,12 +516,14 @@ class Renderer:
         return f"claim the {s.achievement} achievement"
 
     def s_Execute(self, s: A.Execute) -> str:
-        return self.executed(s.kind, self.expr(s.target))
+        return self.executed("as-if" if s.as_if else s.kind, self.expr(s.target))
 
     @staticmethod
     def executed(kind: str, what: str) -> str:
         if kind == "execute":
             return f"execute each of the non-demand effects of {what}. Do not share them"
+        if kind == "as-if":
+            return f"execute the effects of {what} as if they were on this card. Do not share them"
         return f"{kind.replace('fully-', 'fully ')} {what}"
 
     # ------------------------------------------------------------ selections

@@ -47,6 +47,8 @@ CODES: dict[str, str] = {
     "E310": "another player's turn to act, misused",
     "E311": "an unrevealed choice that cannot be",
     "E312": "a turn condition other than 'it is your turn'",
+    "E313": "free Dogma options that cannot go together (an option twice, or two sources of cell effects)",
+    "E314": "'as if on this card' after an execution other than 'execute'",
     "E400": "bytecode verification failed",
     "E500": "invalid edition manifest",
     "E501": "invalid bundle",

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 9
+OPCODE_TABLE_VERSION = 10
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -38,7 +38,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "choice": ("color", "value", "player", "icon", "two_colors"),
     "chooser": ("you", "me", "owner"),
     "extreme": ("most", "least"),
-    "execute": ("execute", "self-execute", "super-execute", "fully-execute"),
+    "execute": ("execute", "self-execute", "super-execute", "fully-execute", "as-if"),
 }
 
 @dataclass(frozen=True)
@@ -140,6 +140,8 @@ _TABLE: list[tuple] = [
     ("ZONE_SHARED", ("const",), 0, 1, "push the cards of the game-wide zone a set manifest names (scope game)", ""),
     ("TRANSFER_SHARED", ("const",), 1, 1,
      "pop cards; move them to the game-wide zone a set manifest names (not past its limit for 'you'); push the cards moved", ""),
+    ("DOGMA_WITH", ("const", "int"), 2, 0,
+     "pop cell cards (or null), cards; a free Dogma of the first card (int: 1 own icons, 2 no cells, 4 cells of them)", ""),
 ]
 
 OPCODES: list[OpInfo] = []

@@ -314,12 +314,19 @@ def _check_dogma(cards, state, n):
                 raise ValueError(f"{what}: a work item holds work and its depth only")
             if "free" in item:    # a free Dogma's own record of who shared (runtime/rules/dogma.py)
                 free = item["free"]
-                if not isinstance(free, dict) or set(free) != {"card", "active", "marks", "shared", "shared_change"} \
+                if not isinstance(free, dict) or not FREE_KEYS <= set(free) <= FREE_KEYS | FREE_OPTIONS \
                         or not all(isinstance(free[k], bool) for k in ("shared", "shared_change")) \
                         or not _names(free["marks"]):
-                    raise ValueError(f"{what}/free: a free Dogma names its card, its player, its marks and two flags")
+                    raise ValueError(f"{what}/free: a free Dogma names its card, its player, its marks and two flags "
+                                     "(and its counts, and its options: own_icons, cells)")
                 _int(free["card"], 0, ncards, f"{what}/free/card")
                 _int(free["active"], 0, n, f"{what}/free/active")
+                _check_free_options(cards, free, f"{what}/free")
+                if "counts" in free:
+                    if not isinstance(free["counts"], list) or len(free["counts"]) != n:
+                        raise ValueError(f"{what}/free/counts has one count per player")
+                    for c in free["counts"]:
+                        _int(c, -1, 10 ** 4, f"{what}/free/counts")
             if not isinstance(item["work"], list) or len(item["work"]) > 64 * n:
                 raise ValueError(f"{what}/work is a list of effects to run")
             for w in item["work"]:
@@ -341,6 +348,26 @@ def _check_dogma(cards, state, n):
             _check_frame(cards, item, n, what, records)
     if not d["prelude"] and state["pending"] is not None and (not stack or "work" in stack[-1]):
         raise ValueError("a decision is pending in a dogma action, but no effect is waiting for it")
+
+
+FREE_KEYS = {"card", "active", "marks", "shared", "shared_change"}
+FREE_OPTIONS = {"own_icons", "cells",     # a free Dogma's options, kept only when given (runtime/rules/dogma.py)
+                "counts"}                 # the counts it started with (absent in games saved before they were kept)
+
+
+def _check_free_options(cards, free: dict, what: str) -> None:
+    """'counting its icons' is kept as own_icons: true; the cell effects the options chose as cells: at most
+    64 [card, effect] pairs, each a cell effect of its card."""
+    if "own_icons" in free and free["own_icons"] is not True:
+        raise ValueError(f"{what}/own_icons is true when kept")
+    cells = free.get("cells", [])
+    if not isinstance(cells, list) or len(cells) > 64:
+        raise ValueError(f"{what}/cells is a short list of cell effects")
+    for pair in cells:
+        if not (isinstance(pair, list) and len(pair) == 2) or pair[0] == HOOK:
+            raise ValueError(f"{what}/cells: an entry is [card, effect]")
+        if _chunk(cards, pair[0], pair[1], f"{what}/cells").get("kind") != "cell":
+            raise ValueError(f"{what}/cells: an entry is a cell effect of its card")
 
 
 def _check_steps(steps, n):

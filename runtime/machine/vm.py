@@ -650,6 +650,20 @@ def _op_dogma(engine, frame, chunk, ins, pc):
     return pc + 1
 
 
+def _op_dogma_with(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    cells = stack.pop()
+    target = _as_list(stack.pop())
+    frame["pc"] = pc + 1
+    if target:
+        flags = ins[2]
+        # the cell effects run first: the pile's, none, or those of the cards given
+        engine.free_dogma(frame, target[0], chunk["consts"][ins[1]], own_icons=bool(flags & 1),
+                          cells="none" if flags & 2 else "given" if flags & 4 else "pile", cells_of=_as_list(cells))
+        return "execute"
+    return pc + 1
+
+
 def _op_repeat(engine, frame, chunk, ins, pc):
     frame["pc"] = ins[1]
     return ins[1]
@@ -724,6 +738,7 @@ SLOW = {
     O.ACT: _op_act,
     O.ACT_END: _op_act_end,
     O.DOGMA: _op_dogma,
+    O.DOGMA_WITH: _op_dogma_with,
     O.REPEAT: _op_repeat,
     O.LOOK: _op_look,
     O.END_DOGMA: _op_end_dogma,

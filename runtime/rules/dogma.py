@@ -22,7 +22,8 @@ from ..machine import tier
 from ..machine.faults import RuntimeFault
 from ..machine.frames import HOOK, new_frame
 from ..state import teams
-from ..state.board import board_table, highest_top_value, pile_cell_effects, top_cards
+from ..state.board import (board_table, cards_cell_effects, cell_effects, highest_top_value, pile_cell_effects,
+                           top_cards)
 from .hooks import new_hook_frame
 
 MAX_EXECUTE_DEPTH = 24         # nested executes before an endless chain is stopped
@@ -256,39 +257,73 @@ class Dogma:
             return bool(d.get("shared"))
         return bool(d["shared_change"])
 
-    def free_dogma(self, frame, cid: int, mark: str | None = None):
-        """'dogma X [, MARK]': a full Dogma of X by the frame's player, inside the running action or
+    def free_dogma(self, frame, cid: int, mark: str | None = None, own_icons: bool = False,
+                   cells: str = "pile", cells_of: list = ()):
+        """'dogma X [, MARK] [OPTIONS]': a full Dogma of X by the frame's player, inside the running action or
         hook: X's featured icon counted for every player now, its own sharing, demands and cell effects
         (X's pile's when X is a top card) and its own sharing bonus at its end. Its work list carries
         ``free`` (card, active player, marks, shared, shared_change) and its own record; X's own effects
-        carry the mark a set declared ('dogma X, foreseen': 'this card was foreseen')."""
+        carry the mark a set declared ('dogma X, foreseen': 'this card was foreseen').
+
+        Options (docs/engine-concepts.md, "Dogma options"): ``own_icons`` ('counting its icons') adds X's own
+        visible icons, as a top card's, to the launcher's count of its featured icon (only the launcher's);
+        ``cells`` says which cell effects run first: "pile" (X's pile's, as a Dogma action's), "none" ('running
+        no cell effects') or "given" ('running the cell effects of CARDS': the visible ones of ``cells_of``). The free record keeps the cell effects so chosen
+        (``cells``: [card, effect] pairs, fixed when the Dogma starts) and ``own_icons``, only when given."""
         st = self.state
         depth = self._nesting(frame)
         you = frame["you"]
         icon = self.cards.cards[cid]["dogma"]
         counts = self.icon_counts(icon)
+        if own_icons and counts[you] >= 0:
+            counts[you] += self.cards.card_icons(cid, "none", True).count(icon)
+        chosen = None if cells == "pile" else [] if cells == "none" else self.cards_cell_effects(list(cells_of))
         # each Dogma mark of the sets in play is a flag of the event (foreseen: true or false)
         flags = {m: m == mark for m in self.cards.marks}
+        options = {}
+        if own_icons:
+            options["own_icons"] = True
+        if cells != "pile":
+            options["cell_effects"] = cells
         self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, **flags,
-                  **({"mark": mark} if mark else {}))
+                  **({"mark": mark} if mark else {}), **options)
         records = st["dogma"].setdefault("records", [])
         records.append({})
-        entry = {"work": [], "depth": depth, "record": len(records),
-                 "free": {"card": cid, "active": you, "marks": [mark] if mark else [], "shared": False,
-                          "shared_change": False}}
+        free = {"card": cid, "active": you, "marks": [mark] if mark else [], "shared": False, "shared_change": False,
+                "counts": counts}     # the counts it started with (an execution 'as if on this card' reads them)
+        if own_icons:
+            free["own_icons"] = True
+        if chosen is not None:
+            free["cells"] = [list(ce) for ce in chosen]
+        entry = {"work": [], "depth": depth, "record": len(records), "free": free}
         steps = self._parley_steps(you, cid, counts) if self._parley() else []
         if steps:   # non-adjacent players choose first, as in a Dogma action (no card is paid to use X)
             st["dogma"]["stack"].append({"parley": steps, "excluded": [], "counts": counts, "then": entry})
         else:
-            entry["work"] = self.effect_list(cid, you, counts, set(), self.pile_cell_effects(cid))
+            entry["work"] = self.effect_list(cid, you, counts, set(), self._free_cells(free))
             st["dogma"]["stack"].append(entry)
+
+    def _free_cells(self, free: dict) -> list:
+        """The cell effects a free Dogma runs first: those its options fixed, else its card's pile's."""
+        if "cells" in free:
+            return [tuple(ce) for ce in free["cells"]]
+        return self.pile_cell_effects(free["card"])
+
+    def cards_cell_effects(self, cids: list) -> list[tuple[int, int]]:
+        """The visible cell effects of these cards as they lie, as (card, effect): a card on a board shows the
+        cell positions its pile's splay shows (a top card all), each pile's cards deepest first, the piles in the
+        order the cards first name them; a card elsewhere brings all its own."""
+        ncards = len(self.cards.cards)
+        if any(not isinstance(c, int) or isinstance(c, bool) or not 0 <= c < ncards for c in cids):
+            raise RuntimeFault("'running the cell effects of' is given something that is not a card")
+        return cards_cell_effects(self.cards, self.state, list(dict.fromkeys(cids)))
 
     def _run_free_prelude(self, top: dict) -> None:
         """A free Dogma's parley choices; then its work list replaces them on the stack."""
         entry = top["then"]
         cid, you = entry["free"]["card"], entry["free"]["active"]
         self._prelude(top["parley"], top["excluded"], top, cid)
-        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self.pile_cell_effects(cid))
+        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self._free_cells(entry["free"]))
         self.state["dogma"]["stack"][-1] = entry
 
     def _end_free_dogma(self, free: dict) -> None:
@@ -312,15 +347,39 @@ class Dogma:
         run them; "none" (or no rule): none."""
         return self.pile_cell_effects(cid) if self.rule("execute_cell_effects") == "pile" else []
 
+    def running_targets(self, you: int) -> tuple[str | None, list[int]]:
+        """The running Dogma's featured icon and the opponents of ``you`` it made vulnerable (fewer of that icon
+        than its launcher when it started; not parley's excluded), for 'execute X as if on this card': the
+        innermost free Dogma's (its counts kept in its record), else the action's; in a hook outside any
+        Dogma, no icon and nobody."""
+        st = self.state
+        d = st["dogma"]
+        k = self._innermost_free()
+        if k is not None:
+            free = d["stack"][k]["free"]
+            icon, active = self.cards.cards[free["card"]]["dogma"], free["active"]
+            counts, out = free.get("counts") or self.icon_counts(icon), set()
+        elif d.get("hook") or d.get("icon") is None:
+            return None, []
+        else:
+            icon, active, counts, out = d["icon"], d["active"], d["counts"], set(d.get("excluded", []))
+        return icon, [q for q in self.opponents(you)
+                      if q != active and q not in out and 0 <= counts[q] < counts[active]]
+
     def execute(self, frame, cid: int, kind: str):
         """'execute' / 'self-execute': the card's non-demands; 'super-execute' and 'fully-execute' (the same
         rule, the latter's printed name) add its demands with every opponent vulnerable. The cell effects of
-        ``execute_cell_effects`` run first, only when at least one of the card's own effects runs."""
+        ``execute_cell_effects`` run first, only when at least one of the card's own effects runs.
+        'as-if' ('execute X as if on this card', expansion-rules §2.7): X's own cell effects, then its demands
+        of the opponents the running Dogma made vulnerable (``running_targets``), then its non-demands, all
+        for the performer alone (not shared)."""
+        if kind == "as-if":
+            return self._execute_as_if(frame, cid)
         depth = self._nesting(frame)
         you = frame["you"]
         k = self._innermost_free()
         executing = frame.get("depth", 0) > (0 if k is None else self.state["dogma"]["stack"][k]["depth"])
-        if kind != "execute" and self.rule("chain_achievement") and executing:
+        if kind in ("self-execute", "super-execute", "fully-execute") and self.rule("chain_achievement") and executing:
             # Self- or super-executing while already executing: first draw and achieve an 11.
             self.emit("chain_achievement", player=you, card=cid)
             self.draw_effect({"you": you, "kind": "chain"}, 1, self.cards.max_age, "achieve")
@@ -337,4 +396,19 @@ class Dogma:
         self.emit("execute", player=you, card=cid, kind=kind)
         records = self.state["dogma"].setdefault("records", [])
         records.append({})    # the executed card keeps its own record, empty at the start
+        self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records)})
+
+    def _execute_as_if(self, frame, cid: int):
+        depth = self._nesting(frame)
+        you = frame["you"]
+        icon, vulnerable = self.running_targets(you)
+        items = [[c, e, you, you, False] for c, e in cell_effects(self.cards, cid)]
+        for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
+            if chunk["kind"] == "demand":
+                items += [[cid, e, q, you, False] for q in vulnerable]
+            elif chunk["kind"] == "non_demand":
+                items.append([cid, e, you, you, False])
+        self.emit("execute", player=you, card=cid, kind="as-if", icon=icon, vulnerable=vulnerable)
+        records = self.state["dogma"].setdefault("records", [])
+        records.append({})
         self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records)})

@@ -159,6 +159,30 @@ def pile_cell_effects(cards: Cards, state: dict, cid: int) -> list[tuple[int, in
     return cell_effects(cards, cid)
 
 
+def cards_cell_effects(cards: Cards, state: dict, cids: list[int]) -> list[tuple[int, int]]:
+    """The visible cell effects of these cards as they lie, as (card, effect index): a card on a board shows
+    those its pile's splay shows (a top card all of its own), each pile's cards deepest first, the piles (and
+    the cards elsewhere, which bring all of their own) in the order the list first names them."""
+    if not cards.any_cell_effect:
+        return []
+    groups: dict = {}
+    for cid in cids:
+        zone, owner, color = locate(state, cid)
+        key = ("board", owner, color) if zone == "board" else ("card", cid)
+        groups.setdefault(key, []).append(cid)
+    out: list = []
+    for key, members in groups.items():
+        if key[0] == "card":
+            out += cell_effects(cards, key[1])
+            continue
+        pile = state["players"][key[1]]["board"][key[2]]
+        for i in range(len(pile["cards"]) - 1, -1, -1):
+            c = pile["cards"][i]
+            if c in members and cards.effect_cells[c]:
+                out += cell_effects(cards, c, cards.visible_positions(c, pile["splay"], i == 0))
+    return out
+
+
 def values(cards: Cards, state: dict, cache: dict | None = None) -> list[int]:
     """Each card's value where it lies now, by card id: its age, but a card with a value on a board
     (``Cards.board_value``) has that value while it is on a board. The card table's ages themselves when no
