@@ -64,6 +64,7 @@ class CodeGen:
         self.it_slot: list[int] = []
         self.them_slot: list[int] = []
         self.tmp = 0
+        self.change_marks: dict[int, int] = {}     # id of an 'if this caused a change' -> the count's slot
 
     # ------------------------------------------------------------ helpers
     def typ(self, e) -> str:
@@ -135,7 +136,14 @@ class CodeGen:
         return self.c
 
     def block(self, stmts):
-        for s in stmts:
+        for i, s in enumerate(stmts):
+            nxt = stmts[i + 1] if i + 1 < len(stmts) else None
+            if isinstance(nxt, A.If) and isinstance(nxt.cond, A.CausedChange):
+                # 'if this caused a change' after s: the game's change count before s, compared after it
+                slot = self.temp("changes")
+                self.emit(O.CALL, self.c.const("changes"), 0, pos=nxt.cond.pos)
+                self.emit(O.STORE, slot, pos=nxt.cond.pos)
+                self.change_marks[id(nxt.cond)] = slot
             getattr(self, "s_" + type(s).__name__)(s)
 
     # ------------------------------------------------------------ statements
@@ -218,6 +226,10 @@ class CodeGen:
             self.emit(O.DID, pos=s.cond.pos)
             if s.cond.negate:
                 self.emit(O.NOT, pos=s.cond.pos)
+        elif isinstance(s.cond, A.CausedChange):
+            self.emit(O.CALL, self.c.const("changes"), 0, pos=s.cond.pos)
+            self.emit(O.LOAD, self.change_marks[id(s.cond)], pos=s.cond.pos)
+            self.emit(O.COMPARE, E("cmp", ">"), pos=s.cond.pos)
         else:
             self.expr(s.cond)
         jf = self.emit(O.JUMP_IF_FALSE, 0, pos=s.pos)

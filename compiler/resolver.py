@@ -219,7 +219,8 @@ class Resolver:
         return None
 
     def block(self, stmts: list) -> None:
-        for s in stmts:
+        for i, s in enumerate(stmts):
+            self.before = stmts[i - 1] if i else None    # the statement 'if this caused a change' looks at
             self.stmt(s)
 
     def stmt(self, s) -> None:
@@ -334,6 +335,11 @@ class Resolver:
         if isinstance(s.cond, A.YouDo):
             if not self.actions_seen:
                 self.r.error("E302", "'if you do' needs an earlier action in this effect", s.cond.pos)
+        elif isinstance(s.cond, A.CausedChange):
+            if getattr(self, "before", None) is None:
+                self.r.error("E313", "'if this caused a change' asks about the statement just before it, and there "
+                                     "is none in its block", s.cond.pos,
+                             "put it right after the statement it asks about (not first in a block, not after 'else')")
         else:
             self.expect(s.cond, "bool")
         self.scopes.append({})

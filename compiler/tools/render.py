@@ -416,6 +416,8 @@ class Renderer:
             return self.clause(s.then)
         if isinstance(s.cond, A.YouDo):
             head = "if you do not" if s.cond.negate else "if you do"
+        elif isinstance(s.cond, A.CausedChange):
+            head = "if this caused any change to occur"
         else:
             head = f"if {self.cond(s.cond)}"
         text = f"{head}, {self.clause(s.then)}"
@@ -818,6 +820,10 @@ class Renderer:
             return f"{self.possessive(a[0])} highest splay"
         if f == "eligible":
             return f"you are eligible to achieve {self.expr(a[0])}"
+        if f == "alphabetically_before":
+            return f"{self.subject(a[0])} comes before {self.expr(a[1])} in the alphabet"
+        if f == "changes":
+            return "the number of changes to the game so far in this action"
         if f == "all_colors":
             return "any color"
         if f == "all_icons":

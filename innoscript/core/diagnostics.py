@@ -47,6 +47,7 @@ CODES: dict[str, str] = {
     "E310": "another player's turn to act, misused",
     "E311": "an unrevealed choice that cannot be",
     "E312": "a turn condition other than 'it is your turn'",
+    "E313": "'if this caused a change' with no statement just before it",
     "E400": "bytecode verification failed",
     "E500": "invalid edition manifest",
     "E501": "invalid bundle",
