@@ -167,6 +167,9 @@ class CodeGen:
         self.expr(s.age)
         if s.then is not None and s.then not in O.ENUMS["draw"]:      # a verb a set declares
             self.emit(O.DRAW_NAMED, self.c.const(s.then), self.c.const(s.set), pos=s.pos)
+        elif s.set is not None and self.lookup(s.set) is not None:     # a set bound at run time: 'draw s [2]'
+            self.emit(O.LOAD, self.lookup(s.set), pos=s.pos)
+            self.emit(O.DRAW_FROM, E("draw", s.then or "draw"), pos=s.pos)
         elif s.set is not None:
             self.emit(O.DRAW_SET, E("draw", s.then or "draw"), self.c.const(s.set), pos=s.pos)
         else:
@@ -296,6 +299,8 @@ class CodeGen:
             self.emit(O.CALL, self.c.const("all_icons"), 0, pos=s.pos)
         elif s.kind == "player":
             self.emit(O.PLAYERS, E("players", "all"), pos=s.pos)
+        elif s.kind == "set":
+            self.emit(O.CALL, self.c.const("sets"), 0, pos=s.pos)
         else:
             self.emit(O.CALL, self.c.const("ages"), 0, pos=s.pos)
         self.emit(O.CHOOSE, E("choice", s.kind), E("chooser", s.chooser or "you"), pos=s.pos)

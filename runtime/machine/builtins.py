@@ -391,6 +391,10 @@ def _alphabetically_before(e, f, cs, others):
     return all(_alphabet_key(e.cards.name[c]) < last for c in cs)
 
 
+def _sets(e, f):
+    return ["base"] + [s for s in e.cards.set_names if s != "base"]
+
+
 def _changes(e, f):
     d = e.state.get("dogma")
     return d["changes"] if d else 0
@@ -408,7 +412,7 @@ IMPLEMENTATIONS = {
     "cell_values": _cell_values, "cell_effects": _cell_effects, "cell_score": _cell_score, "max": _max, "min": _min,
     "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
-    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
+    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }
 
 
