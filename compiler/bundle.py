@@ -137,7 +137,7 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
         "name": card.name,
         "age": card.get("age"),
         "color": card.get("color"),
-        "icons": list(icons),
+        "icons": [None if w == "blank" else w for w in icons],     # an empty icon position: null
         "dogma": card.get("dogma"),
         "set": card.get("set", "base"),
         "source": path,
@@ -418,7 +418,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")
         icons = card.get("icons")
         if not isinstance(icons, list) or len(icons) != len(m.get("icon_positions", [])) or \
-                any(x not in words for x in icons):
+                any(x is not None and x not in words for x in icons):
             fail(f"{label}: icons are one of the edition's icons per position")
         numbers = card.get("cell_values")
         if numbers is not None and (not isinstance(numbers, list) or len(numbers) != len(icons) or any(
@@ -431,6 +431,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label}: a value on a board is a number from 1 to 99")
         if not isinstance(card.get("effects"), list):
             fail(f"{label}: effects are a list")
+        if card.get("dogma") is None and card.get("no_effect") is not True:
+            fail(f"{label}: only a card printed with no effect ('no_effect': true) may have no featured icon")
         if card.get("no_effect", True) is not True or card.get("no_effect") and card["effects"]:
             fail(f"{label}: a card printed with no effect ('no_effect': true) has no effects")
         for e, chunk in enumerate(card["effects"]):

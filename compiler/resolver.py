@@ -18,6 +18,7 @@ from innoscript.core.diagnostics import Reporter, did_you_mean
 from innoscript.core.hook_points import HOOK_POINTS
 from . import ast as A
 
+BLANK = "blank"       # an icon position printed empty ('icons blank hex blank blank')
 COLLECTIONS = {"cards", "colors", "players", "values", "icons"}
 ELEMENT = {"cards": "cards", "colors": "color", "players": "player", "values": "int", "icons": "icon"}
 
@@ -134,6 +135,8 @@ class Resolver:
                 self.r.error("E208", f"'{m.key}' is given twice", m.pos)
             seen[m.key] = m
         for key in ("age", "color", "icons", "dogma"):
+            if key == "dogma" and card.no_effect:
+                continue      # a card printed with no effect may print no featured icon either (Dogma never offered)
             if key not in seen:
                 self.r.error("E207", f"card '{card.name}' has no '{key}'", card.pos,
                              f"add '{key} ...' to the card header")
@@ -165,6 +168,8 @@ class Resolver:
                                  or "a set's cells come with the set: compile with it (--sets <name>)")
                 if name == self.v.hex or name in self.v.hex_like:
                     hexes += 1
+                elif name == BLANK:
+                    continue      # an icon position printed empty
                 else:
                     self.icon_name(name, pos, allow_hex=True)
             for word, spec in sorted(self.v.cells.items()):

@@ -1286,7 +1286,7 @@ def render_text(card: A.Card) -> str:
     icons = r["icons"] or []
     cells = [f"{w} {b}" if b else w for w, b in zip(icons, r.get("cell_values") or [None] * len(icons))]
     lines = [f"{r['name']} (age {r['age']}, {r['color']})",
-             f"icons: {' '.join(cells)}   dogma: [{r['dogma']}]"]
+             f"icons: {' '.join(cells)}   " + (f"dogma: [{r['dogma']}]" if r["dogma"] else "no featured icon")]
     for ce in r.get("cell_effects", []):
         lines.append(f"{ce['cell']}: {ce['text']}")
     for i, text in enumerate(r["effects"], 1):

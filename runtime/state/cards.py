@@ -62,7 +62,7 @@ class Cards:
         self.has_demand = [any(e["kind"] == "demand" for e in c["effects"]) for c in self.cards]
         # whether a Dogma on the card is offered: never (not implemented), always (it has dogma effects),
         # or None: as its pile's cell effects say (runtime/rules/dogma.py, may_dogma)
-        self.may_dogma = [False if not c["effects"] and not c.get("no_effect") else
+        self.may_dogma = [False if not c["effects"] and not c.get("no_effect") or c["dogma"] is None else
                           True if any(e["kind"] != "cell" for e in c["effects"]) else None for c in self.cards]
         self.unimplemented = frozenset(c["id"] for c in self.cards if not c["effects"])   # files with no effects yet
         # set cards: the set, and the cells its sets declare (manifest "cells"): each card's numbers by icon
