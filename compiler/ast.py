@@ -291,8 +291,13 @@ class YouDo(Node):
 
 
 @dataclass
+class CausedChange(Node):
+    """'if this caused a change': the statement just before the 'if' changed the game (builtin changes())."""
+
+
+@dataclass
 class If(Node):
-    cond: Union["Expr", YouDo]
+    cond: Union["Expr", YouDo, CausedChange]
     then: list["Stmt"]
     orelse: Optional[list["Stmt"]] = None
 

@@ -234,6 +234,9 @@ class Builder(Transformer):
     def you_do_not(self, meta, c):
         return A.YouDo(True, pos=_pos(meta))
 
+    def caused_change(self, meta, c):
+        return A.CausedChange(pos=_pos(meta))
+
     def else_part(self, meta, c):
         x = c[0]
         return x if isinstance(x, list) else [x]

@@ -137,7 +137,7 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
         "name": card.name,
         "age": card.get("age"),
         "color": card.get("color"),
-        "icons": list(icons),
+        "icons": list(icons),     # an empty icon position ('-'): null
         "dogma": card.get("dogma"),
         "set": card.get("set", "base"),
         "source": path,
@@ -433,6 +433,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label}: a value on a board is a number from 1 to 99")
         if not isinstance(card.get("effects"), list):
             fail(f"{label}: effects are a list")
+        if card.get("dogma") is None and card.get("no_effect") is not True:
+            fail(f"{label}: only a card printed with no effect ('no_effect': true) may have no featured icon")
         if card.get("no_effect", True) is not True or card.get("no_effect") and card["effects"]:
             fail(f"{label}: a card printed with no effect ('no_effect': true) has no effects")
         for e, chunk in enumerate(card["effects"]):

@@ -64,6 +64,7 @@ class CodeGen:
         self.it_slot: list[int] = []
         self.them_slot: list[int] = []
         self.tmp = 0
+        self.change_marks: dict[int, int] = {}     # id of an 'if this caused a change' -> the count's slot
 
     # ------------------------------------------------------------ helpers
     def typ(self, e) -> str:
@@ -135,7 +136,14 @@ class CodeGen:
         return self.c
 
     def block(self, stmts):
-        for s in stmts:
+        for i, s in enumerate(stmts):
+            nxt = stmts[i + 1] if i + 1 < len(stmts) else None
+            if isinstance(nxt, A.If) and isinstance(nxt.cond, A.CausedChange):
+                # 'if this caused a change' after s: the game's change count before s, compared after it
+                slot = self.temp("changes")
+                self.emit(O.CALL, self.c.const("changes"), 0, pos=nxt.cond.pos)
+                self.emit(O.STORE, slot, pos=nxt.cond.pos)
+                self.change_marks[id(nxt.cond)] = slot
             getattr(self, "s_" + type(s).__name__)(s)
 
     # ------------------------------------------------------------ statements
@@ -159,6 +167,9 @@ class CodeGen:
         self.expr(s.age)
         if s.then is not None and s.then not in O.ENUMS["draw"]:      # a verb a set declares
             self.emit(O.DRAW_NAMED, self.c.const(s.then), self.c.const(s.set), pos=s.pos)
+        elif s.set is not None and self.lookup(s.set) is not None:     # a set bound at run time: 'draw s [2]'
+            self.emit(O.LOAD, self.lookup(s.set), pos=s.pos)
+            self.emit(O.DRAW_FROM, E("draw", s.then or "draw"), pos=s.pos)
         elif s.set is not None:
             self.emit(O.DRAW_SET, E("draw", s.then or "draw"), self.c.const(s.set), pos=s.pos)
         else:
@@ -218,6 +229,10 @@ class CodeGen:
             self.emit(O.DID, pos=s.cond.pos)
             if s.cond.negate:
                 self.emit(O.NOT, pos=s.cond.pos)
+        elif isinstance(s.cond, A.CausedChange):
+            self.emit(O.CALL, self.c.const("changes"), 0, pos=s.cond.pos)
+            self.emit(O.LOAD, self.change_marks[id(s.cond)], pos=s.cond.pos)
+            self.emit(O.COMPARE, E("cmp", ">"), pos=s.cond.pos)
         else:
             self.expr(s.cond)
         jf = self.emit(O.JUMP_IF_FALSE, 0, pos=s.pos)
@@ -289,6 +304,8 @@ class CodeGen:
             self.emit(O.CALL, self.c.const("all_icons"), 0, pos=s.pos)
         elif s.kind == "player":
             self.emit(O.PLAYERS, E("players", "all"), pos=s.pos)
+        elif s.kind == "set":
+            self.emit(O.CALL, self.c.const("sets"), 0, pos=s.pos)
         else:
             self.emit(O.CALL, self.c.const("ages"), 0, pos=s.pos)
         self.emit(O.CHOOSE, E("choice", s.kind), E("chooser", s.chooser or "you"), pos=s.pos)

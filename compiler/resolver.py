@@ -228,7 +228,8 @@ class Resolver:
         return None
 
     def block(self, stmts: list) -> None:
-        for s in stmts:
+        for i, s in enumerate(stmts):
+            self.before = stmts[i - 1] if i else None    # the statement 'if this caused a change' looks at
             self.stmt(s)
 
     def stmt(self, s) -> None:
@@ -236,7 +237,11 @@ class Resolver:
         m(s)
 
     def s_Draw(self, s: A.Draw):
-        if s.set is not None:
+        if s.set is not None and self.lookup(s.set) is not None:       # a bound card type: 'draw t [2]'
+            if self.lookup(s.set) not in ("str", "any"):
+                self.r.error("E300", f"'{s.set}' is {self.lookup(s.set)}, not a card type (a set's name)", s.pos,
+                             "bind one with 'choose set as t' or 'let t = set(CARD)'")
+        elif s.set is not None:
             self.set_name(s.set, s.pos, base=True)
         if s.then is not None and s.then not in BASE_DRAW_VERBS:
             self.set_word(s.then, self.v.zone_verbs, "verb", s.pos, BASE_DRAW_VERBS, "draw and")
@@ -359,6 +364,11 @@ class Resolver:
         if isinstance(s.cond, A.YouDo):
             if not self.actions_seen:
                 self.r.error("E302", "'if you do' needs an earlier action in this effect", s.cond.pos)
+        elif isinstance(s.cond, A.CausedChange):
+            if getattr(self, "before", None) is None:
+                self.r.error("E315", "'if this caused a change' asks about the statement just before it, and there "
+                                     "is none in its block", s.cond.pos,
+                             "put it right after the statement it asks about (not first in a block, not after 'else')")
         else:
             self.expect(s.cond, "bool")
         self.scopes.append({})
@@ -387,8 +397,12 @@ class Resolver:
         self.actions_seen = True
 
     def s_Choose(self, s: A.Choose):
-        elem = {"color": "color", "value": "int", "player": "player", "icon": "icon", "two_colors": "colors"}[s.kind]
-        if s.source is not None:
+        elem = {"color": "color", "value": "int", "player": "player", "icon": "icon", "two_colors": "colors",
+                "set": "str"}[s.kind]
+        if s.source is not None and s.kind == "set":
+            self.r.error("E300", "the card types to choose from are the game's (the base cards and the sets in "
+                                 "play): 'choose set' takes no 'from'", s.source.pos, "write: choose set as t")
+        elif s.source is not None:
             want = {"color": "colors", "value": "values", "player": "players", "icon": "icons", "two_colors": "colors"}[s.kind]
             self.expect(s.source, want)
         self.bind(s.name, elem)

@@ -39,6 +39,12 @@ def _bundle_for(path, bundle3e):
     compiled = _compile(path)
     card = next(c for c in b["cards"] if c["name"] == compiled["name"])
     card["effects"] = compiled["effects"]
+    # the header too (a test card of a printed form such as blank icons and no featured icon: 'no effect')
+    card["icons"], card["dogma"] = compiled["icons"], compiled["dogma"]
+    for key in ("no_effect", "board_value"):
+        card.pop(key, None)
+        if key in compiled:
+            card[key] = compiled[key]
     return b
 
 

@@ -61,7 +61,8 @@ def _ids(n) -> set[str]:
     elif isinstance(n, A.May):
         out.add("may")
     elif isinstance(n, A.If):
-        out.add("if_you_do" if isinstance(n.cond, A.YouDo) else "if")
+        out.add("if_you_do" if isinstance(n.cond, A.YouDo) else "if_caused_change"
+                if isinstance(n.cond, A.CausedChange) else "if")
         if n.orelse:
             out.add("otherwise")
     elif isinstance(n, A.Times):

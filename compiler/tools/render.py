@@ -276,7 +276,14 @@ class Renderer:
     def s_Draw(self, s: A.Draw) -> str:
         verb = "draw" if not s.then else f"draw and {s.then}"
         n = s.count
-        if n is None or (isinstance(n, A.Int) and n.value == 1):
+        if s.set and (s.set in self.binds or s.set in self.lets):     # a card type bound at run time
+            kind = self.let_exprs.get(s.set) if s.set not in self.binds else None
+            of = f"the type of {self.expr(kind.args[0])}" if isinstance(kind, A.Call) and kind.fn == "set" \
+                else self.binds.get(s.set) or self.lets[s.set]
+            qty = self.a_value(s.age) if n is None or (isinstance(n, A.Int) and n.value == 1) else \
+                f"{self.expr(n)} {self.value_ref(s.age)}"
+            qty = f"{qty} of {of}"
+        elif n is None or (isinstance(n, A.Int) and n.value == 1):
             qty = self.a_value(s.age)
             if s.set:   # "draw an Echoes [1]", "draw a base [1]"
                 word = _set_word(s.set)
@@ -425,6 +432,8 @@ class Renderer:
             return self.clause(s.then)
         if isinstance(s.cond, A.YouDo):
             head = "if you do not" if s.cond.negate else "if you do"
+        elif isinstance(s.cond, A.CausedChange):
+            head = "if this caused any change to occur"
         else:
             head = f"if {self.cond(s.cond)}"
         text = f"{head}, {self.clause(s.then)}"
@@ -450,7 +459,7 @@ class Renderer:
 
     def s_Choose(self, s: A.Choose) -> str:
         what = {"color": "a color", "value": "a value", "player": "a player", "icon": "an icon",
-                "two_colors": "two colors"}[s.kind]
+                "two_colors": "two colors", "set": "a card type"}[s.kind]
         src = f" from {self.expr(s.source)}" if s.source is not None else ""
         if s.kind == "value" and isinstance(s.source, A.Call) and s.source.fn == "values":
             what, src = self.expr(s.source), ""          # "choose [7] or [8]"
@@ -460,7 +469,7 @@ class Renderer:
             src = " " + src[len(" from the values "):]      # "choose a value shared by two or more of ..."
         who = "I choose" if s.chooser == "me" else "choose"
         self.binds[s.name] = {"color": "that color", "value": "the chosen value", "player": "that player",
-                              "icon": "the chosen icon", "two_colors": "the chosen colors"}[s.kind]
+                              "icon": "the chosen icon", "two_colors": "the chosen colors", "set": "that type"}[s.kind]
         return f"{who} {what}{src}"
 
     def s_ChooseCards(self, s: A.ChooseCards) -> str:
@@ -833,6 +842,10 @@ class Renderer:
             return f"{self.possessive(a[0])} highest splay"
         if f == "eligible":
             return f"you are eligible to achieve {self.expr(a[0])}"
+        if f == "alphabetically_before":
+            return f"{self.subject(a[0])} comes before {self.expr(a[1])} in the alphabet"
+        if f == "changes":
+            return "the number of changes to the game so far in this action"
         if f == "all_colors":
             return "any color"
         if f == "all_icons":

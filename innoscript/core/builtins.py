@@ -86,4 +86,12 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("highest_splay", ("player",), "str", "the player's highest-ranked splay direction ('none' when nothing is splayed)"),
     Builtin("eligible", ("cards",), "bool",
             "whether you may achieve the card now: the Achieve action's test on its value (every card, at least one)"),
+    Builtin("alphabetically_before", ("cards", "cards"), "bool",
+            "whether the first cards' names (every one, at least one) come before the second's (its first card's) in "
+            "the alphabet: letters only, case and accents ignored (written 'X comes before Y in the alphabet' in English)"),
+    Builtin("sets", (), "any", "the card types (sets) of this game: 'base', then each set in play (the options of "
+                                "'choose set as s')"),
+    Builtin("changes", (), "int", "how many changes the game has had so far in this dogma action (a card moved, drawn "
+                                  "or revealed, a splay, a pile reordered: what the sharing bonus counts); 0 outside "
+                                  "one. 'if this caused a change' compares it before and after the statement before it"),
 ]}

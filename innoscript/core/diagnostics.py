@@ -49,6 +49,7 @@ CODES: dict[str, str] = {
     "E312": "a turn condition other than 'it is your turn'",
     "E313": "free Dogma options that cannot go together (an option twice, or two sources of cell effects)",
     "E314": "'as if on this card' after an execution other than 'execute'",
+    "E315": "'if this caused a change' with no statement just before it",
     "E400": "bytecode verification failed",
     "E500": "invalid edition manifest",
     "E501": "invalid bundle",

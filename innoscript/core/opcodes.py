@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 10
+OPCODE_TABLE_VERSION = 11
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -35,7 +35,7 @@ ENUMS: dict[str, tuple[str, ...]] = {
     "select": ("count", "all", "all_but", "half_down", "half_up", "each_color", "all_or_none"),
     "order": ("any", "highest", "lowest"),
     "direction": ("left", "right", "up", "aslant"),
-    "choice": ("color", "value", "player", "icon", "two_colors"),
+    "choice": ("color", "value", "player", "icon", "two_colors", "set"),
     "chooser": ("you", "me", "owner"),
     "extreme": ("most", "least"),
     "execute": ("execute", "self-execute", "super-execute", "fully-execute", "as-if"),
@@ -142,6 +142,8 @@ _TABLE: list[tuple] = [
      "pop cards; move them to the game-wide zone a set manifest names (not past its limit for 'you'); push the cards moved", ""),
     ("DOGMA_WITH", ("const", "int"), 2, 0,
      "pop cell cards (or null), cards; a free Dogma of the first card (int: 1 own icons, 2 no cells, 4 cells of them)", ""),
+    ("DRAW_FROM", ("enum:draw",), 3, 1,
+     "pop a set's name (null: by the draw rules), age, count; draw that many of that card type (and meld/...); push them", ""),
 ]
 
 OPCODES: list[OpInfo] = []

@@ -127,7 +127,7 @@ def word(decision: dict, view: dict, effect_text: str | None = None) -> dict:
     elif kind == "choose":
         what = decision.get("what", "option")
         noun = {"color": "colour", "two_colors": "two colours", "value": "value", "player": "player", "icon": "icon",
-                "deck": "deck to look at its top card"}
+                "deck": "deck to look at its top card", "set": "card type"}
         out["title"] = f"{lead}choose {'' if what == 'two_colors' else 'a '}{noun.get(what, what)}"
         out["labels"] = [players[o]["name"] if what == "player" and isinstance(o, int) else
                          (f"Value {o}" if what == "value" else f"Deck {o}" if what == "deck" else str(o))

@@ -5,6 +5,8 @@ test checks that every builtin of the table has an implementation here.
 """
 from __future__ import annotations
 
+import unicodedata
+
 from ..state import teams
 from ..state.board import board_table, highest_top_value, locate, may_achieve, pile_ends, pile_icons, values
 from ..state.positions import draw_age
@@ -392,6 +394,29 @@ def _highest_splay(e, f, p):
                default="none")
 
 
+def _alphabet_key(name: str) -> str:
+    """A card name as the alphabet orders it: its letters and digits only, accents and case ignored."""
+    plain = unicodedata.normalize("NFKD", name)
+    return "".join(ch for ch in plain.casefold() if ch.isalnum())
+
+
+def _alphabetically_before(e, f, cs, others):
+    cs, others = _list(cs), _list(others)
+    if not cs or not others:
+        return False
+    last = _alphabet_key(e.cards.name[others[0]])
+    return all(_alphabet_key(e.cards.name[c]) < last for c in cs)
+
+
+def _sets(e, f):
+    return ["base"] + [s for s in e.cards.set_names if s != "base"]
+
+
+def _changes(e, f):
+    d = e.state.get("dogma")
+    return d["changes"] if d else 0
+
+
 IMPLEMENTATIONS = {
     "count": _count, "count_player": _count_player, "value": _value, "highest": _highest, "lowest": _lowest, "color": _color,
     "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
@@ -405,7 +430,7 @@ IMPLEMENTATIONS = {
     "hex_position": _hex_position, "draw_age": _draw_age,
     "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
-    "eligible": _eligible, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
+    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }
 
 

@@ -471,6 +471,11 @@ def _op_draw_set(engine, frame, chunk, ins, pc):
     _drawn(engine, frame, ENUM["draw"][ins[1]], chunk["consts"][ins[2]])
 
 
+def _op_draw_from(engine, frame, chunk, ins, pc):
+    from_set = frame["stack"].pop()     # a set's name bound at run time ('choose set as s', set(c))
+    _drawn(engine, frame, ENUM["draw"][ins[1]], from_set if isinstance(from_set, str) else None)
+
+
 def _op_zone_set(engine, frame, chunk, ins, pc):
     state = engine.state
     stack = frame["stack"]
@@ -714,6 +719,7 @@ SLOW = {
     O.TRANSFER: _op_transfer,
     O.DRAW: _op_draw,
     O.DRAW_SET: _op_draw_set,
+    O.DRAW_FROM: _op_draw_from,
     O.ZONE_SET: _op_zone_set,
     O.TRANSFER_SET: _op_transfer_set,
     O.ZONE_SHARED: _op_zone_shared,

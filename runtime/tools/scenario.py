@@ -126,6 +126,7 @@ TYPED_ANSWERS = {
     "value": ("choose:value",),
     "player": ("choose:player",),
     "icon": ("choose:icon",),
+    "set": ("choose:set",),
     "deck": ("choose:deck",),
     "option": ("choose_option",),
     "decline": (),   # any decision that may be declined
