@@ -122,11 +122,12 @@ class Renderer:
         if not sentences:
             return ""
         if eff.kind in ("demand", "compel"):
-            word = "I DEMAND" if eff.kind == "demand" else "I COMPEL"
+            # as printed: "I DEMAND you transfer ...", "I COMPEL you to transfer ..."
+            word = "I DEMAND you" if eff.kind == "demand" else "I COMPEL you to"
             if sentences[0].startswith("I ") and len(sentences) > 1:   # "I choose a color, and I DEMAND you ..."
-                first, rest = f"{sentences[0].rstrip('.!')}, and {word} you {sentences[1]}", sentences[2:]
+                first, rest = f"{sentences[0].rstrip('.!')}, and {word} {sentences[1]}", sentences[2:]
             else:
-                first, rest = f"{word} you {sentences[0]}", sentences[1:]
+                first, rest = f"{word} {sentences[0]}", sentences[1:]
             return polish(" ".join([first.rstrip(".") + "!"] + [cap(s).rstrip(".") + "!" for s in rest]))
         return polish(" ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in sentences))
 
