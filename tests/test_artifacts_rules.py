@@ -87,3 +87,24 @@ def test_a_card_a_set_removes_at_set_up_is_never_dealt():
         assert not invariants.violations(g.engine)
     assert load_bundle("4e", sets=["artifacts"])["sets"]["artifacts"]["manifest"]["removed_at_setup"] == \
         ["Martian Internet"]
+
+
+def test_the_boards_a_card_has_been_on_this_action_are_saved_and_checked():
+    """turn.boards (what Dancing Girl reads) travels with a saved game, and a tampered one is refused."""
+    import json
+    from innoscript.runtime import Game
+    from innoscript.runtime.api.game import BadSave
+    g = Game.new("3e", 2, 3, bundle=load_bundle("3e", sets=["artifacts"]))
+    while g.decision["kind"] != "action":
+        g.apply(g.decision["options"][0])
+    g.apply({"type": "draw"})
+    data = json.loads(g.save())
+    state = data["state"] if "state" in data else data
+    assert state["turn"]["boards"] == {}
+    state["turn"]["boards"] = {"3": {"start": 0, "seen": [0, 1]}}
+    Game.load(json.dumps(data), bundle=load_bundle("3e", sets=["artifacts"]))
+    for bad in ({"3": {"start": 5, "seen": [5]}}, {"3": {"start": 0, "seen": [1, 0]}},
+                {"99999": {"start": None, "seen": []}}, {"3": {"start": None, "seen": [1, 1]}}):
+        state["turn"]["boards"] = bad
+        with pytest.raises(BadSave):
+            Game.load(json.dumps(data), bundle=load_bundle("3e", sets=["artifacts"]))

@@ -831,6 +831,10 @@ class Renderer:
             return f"{self.possessive(a[1])} points from {_plural(self._cell_word(a[0]))}"
         if f == "cell_effects":
             return f"the number of visible {self._cell_word(a[0])} effects on {self.expr(a[1])}"
+        if f == "boards_during_action":
+            return f"the players whose boards {self.expr(a[0])} has been on during this action"
+        if f == "board_at_start":
+            return f"the player whose board {self.expr(a[0])} started this action on"
         if f == "hex_position":
             return f"the position of the hex on {self.expr(a[0])}"
         if f == "draw_age":
@@ -1224,6 +1228,8 @@ class Renderer:
             return f"{lead} has {cond.replace(' is ', ' ', 1)}"
         if cond.startswith("the ") and " is " in cond:     # a comparison: "for each opponent, the number of ..."
             return f"for {lead}, {cond}"
+        if cond.startswith("they is "):                    # 'them in X': "each player is among ..."
+            return f"{lead} {cond[len('they '):]}"
         return f"{lead} has {cond}".replace("has they", "has")
 
     def e_SinglePlayer(self, e: A.SinglePlayer):

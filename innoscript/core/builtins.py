@@ -80,6 +80,11 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
                                                "same position have the same number"),
     Builtin("draw_age", ("int",), "int", "the age a draw of that value would come from now: the first base age at "
                                          "or above it with cards (0 past the last age)"),
+    Builtin("boards_during_action", ("cards",), "players", "the players whose boards the card has been on during "
+                                                           "this action, the one it is on now included (written "
+                                                           "'the boards X has been on this action')"),
+    Builtin("board_at_start", ("cards",), "player", "the player whose board the card was on when this action started "
+                                                    "(none when it was on no board)"),
     Builtin("max", ("int",), "int", "the largest of the numbers: max(0, n - 1)", variadic=True),
     Builtin("min", ("int",), "int", "the smallest of the numbers: min(3, count(your hand))", variadic=True),
     Builtin("splay_rank", ("str",), "int", "a splay direction's rank: 'none' 0, then its place in the edition's splay_order (left 1, right 2, up 3, aslant 4)"),

@@ -112,6 +112,14 @@ def check(cards, state: dict) -> None:
     _int(t["active"], 0, n, "turn/active")
     _int(t["actions_left"], 0, 3, "turn/actions_left")
     _int(t["number"], 0, 100_000, "turn/number")
+    for c, rec in t.get("boards", {}).items():
+        _int(int(c), 0, ncards, "turn/boards (a card)")
+        if rec["start"] is not None:
+            _int(rec["start"], 0, n, "turn/boards/start")
+        for q in rec["seen"]:
+            _int(q, 0, n, "turn/boards/seen")
+        if len(set(rec["seen"])) != len(rec["seen"]) or rec["start"] is not None and rec["seen"][:1] != [rec["start"]]:
+            raise ValueError(f"turn/boards/{c}: each board once, the board it started on first")
     for key in ("scored", "tucked"):
         if len(t[key]) != n:
             raise ValueError(f"turn/{key} has {len(t[key])} entries for {n} players")

@@ -374,6 +374,29 @@ def _draw_age(e, f, n):
     return draw_age(e.cards, e.state, n or 0) or 0
 
 
+def _boards_during_action(e, f, cs):
+    cs = _list(cs)
+    if not cs:
+        return []
+    rec = (e.state["turn"].get("boards") or {}).get(str(cs[0]))
+    zone, owner, _ = locate(e.state, cs[0])
+    seen = list(rec["seen"]) if rec else []
+    if zone == "board" and owner not in seen:
+        seen.append(owner)
+    return sorted(seen)
+
+
+def _board_at_start(e, f, cs):
+    cs = _list(cs)
+    if not cs:
+        return None
+    rec = (e.state["turn"].get("boards") or {}).get(str(cs[0]))
+    if rec is not None:
+        return rec["start"]
+    zone, owner, _ = locate(e.state, cs[0])      # not moved this action: where it started
+    return owner if zone == "board" else None
+
+
 def _max(e, f, *ns):
     return max((n or 0 for n in ns), default=0)
 
@@ -427,7 +450,8 @@ IMPLEMENTATIONS = {
     "beneath": _beneath, "all_beneath": _all_beneath, "above": _above,
     "was_marked": _was_marked, "your_turn": _your_turn, "set": _set, "cell_value": _cell_value,
     "cell_values": _cell_values, "cell_effects": _cell_effects, "cell_score": _cell_score, "max": _max, "min": _min,
-    "hex_position": _hex_position, "draw_age": _draw_age,
+    "hex_position": _hex_position, "draw_age": _draw_age, "boards_during_action": _boards_during_action,
+    "board_at_start": _board_at_start,
     "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
     "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,

@@ -64,7 +64,9 @@ class Hooks:
         return True
 
     def start_turn(self) -> None:
-        """The turn has begun: its turn_start hooks run before the first action."""
+        """The turn has begun: its turn_start hooks run before the first action (as an action of their own
+        for what a card remembers of 'this action': the boards it has been on)."""
+        self.state["turn"]["boards"] = {}
         self.run_hooks("turn_start", [])
 
     def _end_hooks(self, d: dict) -> None:

@@ -95,6 +95,7 @@ class Turn:
         st = self.state
         p = st["turn"]["active"]
         t = action["type"]
+        st["turn"]["boards"] = {}      # the boards each card is on during this action (positions.note_boards)
         self.emit("action", player=p, action=action)
         if t == "draw":
             self.draw_one(p, highest_top_value(self.cards, st, p))

@@ -94,12 +94,29 @@ def unshow(state: dict, cid: int) -> None:
             pl["revealed"].remove(cid)
 
 
+def note_boards(state: dict, cid: int, zone, p, arriving: bool = False) -> None:
+    """The boards a card has been on during this action (turn ``boards``, reset when an action starts, or the
+    turn-start hooks; absent outside a game's actions): card -> where it started (the board's owner, None off
+    every board) and each board it has been on. A card the action has not moved has no entry: it is where it
+    started."""
+    boards = state["turn"].get("boards")
+    if boards is None:
+        return
+    rec = boards.get(str(cid))
+    if rec is None:
+        on = zone == "board" and not arriving
+        rec = boards[str(cid)] = {"start": p if on else None, "seen": [p] if on else []}
+    if zone == "board" and p not in rec["seen"]:
+        rec["seen"].append(p)
+
+
 def remove_from_anywhere(state: dict, cid: int):
     """Take a card out of its zone; return where it was. A pile left with 0-1 cards forgets its splay;
     a revealed card that moves is no longer revealed."""
     zone, p, key = locate(state, cid)
     bump(state, None if zone in _UNREVISED else p)
     unshow(state, cid)
+    note_boards(state, cid, zone, p)
     if zone in ("hand", "score", "achievements"):
         state["players"][p][zone].remove(cid)
     elif zone == "board":
@@ -124,6 +141,7 @@ def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom:
     """Put a card (already out of its old zone) into a zone."""
     bump(state, None if zone in _UNREVISED else p)
     if zone == "board":
+        note_boards(state, cid, "board", p, arriving=True)
         pile = state["players"][p]["board"][cards.color[cid]]
         if bottom:
             pile["cards"].append(cid)
