@@ -377,15 +377,15 @@ def _gallery_of(pages, folder, ed_name, sets, label, bundle, catalog, asts, refe
         mine = by_card.get(name, [])
         sims = [c.similarity for c in mine if c.similarity is not None]
         sim = f"{sum(sims) / len(sims):.2f}" if sims else "-"
-        cells = [f"{i} {b}" if b is not None else i for i, b in zip(card["icons"], card.get("cell_values") or
-                                                                        [None] * len(card["icons"]))]
+        cells = [f"{i} {b}" if b is not None else i or "-" for i, b in zip(card["icons"], card.get("cell_values") or
+                                                                               [None] * len(card["icons"]))]
         rows.append(f"| {card['age']} | [{name}]({slug}.md) | {card['color']} | "
-                    f"{' '.join(cells)} | {card['dogma']} | {len(card['effects'])} | {sim} | "
+                    f"{' '.join(cells)} | {card['dogma'] or '-'} | {len(card['effects'])} | {sim} | "
                     f"{len(scenarios.get(name, []))} |")
         source = source_path(card["source"]).read_text(encoding="utf-8")
         lines = [f"# {name} ({ed_name}{', ' + ', '.join(sets) if sets else ''})", "",
                  f"*{label}.* Age {card['age']}, {card['color']}; icons {' · '.join(cells)}; "
-                 f"dogma icon **{card['dogma']}**. Source: `cards/{card['source']}`.", "",
+                 f"dogma icon **{card['dogma'] or 'none'}**. Source: `cards/{card['source']}`.", "",
                  f'<div class="inno-gallery-card" data-inno-card="{_attr(faces[name])}" data-inno-full></div>',
                  "", "## Printed and rendered text", ""]
         if not card["effects"]:
