@@ -108,3 +108,20 @@ def test_the_boards_a_card_has_been_on_this_action_are_saved_and_checked():
         state["turn"]["boards"] = bad
         with pytest.raises(BadSave):
             Game.load(json.dumps(data), bundle=load_bundle("3e", sets=["artifacts"]))
+
+
+@pytest.mark.parametrize("end,which", [("top", 0), ("bottom", -1)])
+def test_the_top_or_bottom_card_of_a_sets_deck_is_selected(end, which):
+    """'junk the top card from deck artifacts [1]': a set's supply pile has ends like a base pile (the
+    selection once found no card there)."""
+    src = LOSER.replace("    you lose", f"    junk the {end} card from deck artifacts [1]")
+    b = copy.deepcopy(load_bundle("3e", sets=["artifacts"]))
+    data = compile_card(src, "t.inno", edition_vocabulary(load_edition("3e", sets=["artifacts"]))).data
+    next(c for c in b["cards"] if c["name"] == "Agriculture")["effects"] = data["effects"]
+    e = _engine("3e", ["artifacts"], 2, b)
+    pile = e.state["set_supply"]["artifacts"]["1"]
+    assert len(pile) > 2
+    target = pile[which]
+    e.advance()
+    e.answer({"type": "dogma", "card": e.cards.by_name["Agriculture"]})
+    assert target in e.state["junk"] and target not in pile

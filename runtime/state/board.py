@@ -60,7 +60,7 @@ def board_cards(state: dict, p: int) -> list[int]:
 
 
 def pile_ends(state: dict, end: int) -> set[int]:
-    """The cards at one end (0: the top, -1: the bottom) of every board pile and base supply pile."""
+    """The cards at one end (0: the top, -1: the bottom) of every board pile and supply pile, the sets' too."""
     out = set()
     for pl in state["players"]:
         for pile in pl["board"].values():
@@ -70,6 +70,10 @@ def pile_ends(state: dict, end: int) -> set[int]:
     for pile in state["supply"].values():
         if pile:
             out.add(pile[end])
+    for piles in state.get("set_supply", {}).values():   # 'the top card from deck echoes [3]'
+        for pile in piles.values():
+            if pile:
+                out.add(pile[end])
     return out
 
 
