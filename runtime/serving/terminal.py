@@ -170,12 +170,7 @@ class Terminal:
                 size = "size hidden" if "count" not in z else f"{z['count']} card(s)"
                 line = Text(f"   {name} ({size}{limit}): ")
                 if "cards" in z:
-                    for i, c in enumerate(z["cards"]):
-                        line.append_text(card_line(self.full(c)))
-                        if i < len(z["cards"]) - 1:
-                            line.append(" · ")
-                    if not z["cards"]:
-                        line.append("-")
+                    self.card_list(line, z["cards"])
                 elif "ages" in z:
                     line.append(f"ages {' '.join(map(str, z['ages'])) or '-'}")
                 con.print(line)
@@ -189,16 +184,20 @@ class Terminal:
             limit = f", at most {z['limit']}" if z.get("limit") is not None else ""
             line = Text(f"the {name} ({z['count']} card(s){limit}): ")
             if "cards" in z:
-                for i, c in enumerate(z["cards"]):
-                    line.append_text(card_line(self.full(c)))
-                    if i < len(z["cards"]) - 1:
-                        line.append(" · ")
-                if not z["cards"]:
-                    line.append("-")
+                self.card_list(line, z["cards"])
             else:
                 line.append(f"face down, ages {' '.join(map(str, z.get('ages', []))) or '-'}")
             con.print(line)
         self.show_log(t["number"])
+
+    def card_list(self, line: Text, faces: list) -> None:
+        """A zone's cards on one line, separated by dots ('-' for none)."""
+        for i, c in enumerate(faces):
+            line.append_text(card_line(self.full(c)))
+            if i < len(faces) - 1:
+                line.append(" · ")
+        if not faces:
+            line.append("-")
 
     def full(self, face: dict) -> dict:
         """A view's face with what only the catalog holds (a set card's cell numbers)."""
