@@ -78,24 +78,31 @@ def set_asts(edition, set_name):
     return [parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources if f"sets/{set_name}/" in s.relpath]
 
 
+SETS = [(s, e) for e in ("3e", "4e") for s in ("artifacts", "echoes")]
+
+
 @needs_reference
-@pytest.mark.parametrize("edition", ["3e", "4e"])
-def test_errata_baseline_of_a_set_echo_effects_included(edition):
-    cards = [c for c in set_asts(edition, "echoes") if c.effects]
+@pytest.mark.parametrize("set_name,edition", SETS, ids=[f"{s}-{e}" for s, e in SETS])
+def test_errata_baseline_of_a_set(set_name, edition):
+    """Each set's errata report and its baseline: every card has its reference, and no effect's similarity
+    drops below the reviewed one (cell effects, Echoes' echo effects, included)."""
+    cards = [c for c in set_asts(edition, set_name) if c.effects]
     checks = E.check(cards, json.loads(EXPANSION.read_text()), edition)
-    echoes = [c for c in checks if c.effect == "echo"]
-    assert echoes and all(c.set == "echoes" and c.printed for c in echoes)   # every echo effect has its printed text
-    assert all(c.similarity is not None for c in checks)                       # and every card its reference
-    path = BASELINES / f"echoes-{edition}.json"
-    report = DOCS / f"errata-echoes-{edition}.md"
+    assert checks and all(c.set == set_name for c in checks)
+    assert all(c.similarity is not None for c in checks)                       # every card its reference
+    if set_name == "echoes":
+        echoes = [c for c in checks if c.effect == "echo"]
+        assert echoes and all(c.printed for c in echoes)       # every echo effect has its printed text
+    path = BASELINES / f"{set_name}-{edition}.json"
+    report = DOCS / f"errata-{set_name}-{edition}.md"
     if regenerate():
         path.write_text(json.dumps(E.baseline_of(checks), indent=1, sort_keys=True) + "\n")
-        report.write_text(E.markdown_report(edition, checks, "echoes"))
+        report.write_text(E.markdown_report(edition, checks, set_name))
         return
     problems = E.drift(checks, json.loads(path.read_text()))
     assert not problems, "\n".join(problems)
-    assert report.read_text() == E.markdown_report(edition, checks, "echoes"), \
-        f"docs/errata-echoes-{edition}.md is out of date (INNOSCRIPT_REGEN=1 rewrites it)"
+    assert report.read_text() == E.markdown_report(edition, checks, set_name), \
+        f"docs/errata-{set_name}-{edition}.md is out of date (INNOSCRIPT_REGEN=1 rewrites it)"
 
 
 @needs_reference
