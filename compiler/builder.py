@@ -95,6 +95,10 @@ class Builder(Transformer):
     def meta_set(self, meta, c):
         return A.Meta("set", str(c[0]), pos=_tpos(c[0]))
 
+    def meta_token(self, meta, c):
+        """'token': a piece of a set printed with no age, colour, icons or text (Artifacts' museums)."""
+        return A.Meta("token", True, pos=_pos(meta))
+
     def meta_board_value(self, meta, c):
         """'value on board 11': the value the card has while it is on a board (its age elsewhere)."""
         return A.Meta("board_value", int(c[0]), pos=_tpos(c[0]))

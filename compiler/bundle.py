@@ -143,6 +143,8 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
         "source": path,
         "effects": effects,
     }
+    if card.get("token"):          # a set's piece with nothing printed: value 0, no colour, no icon position
+        data.update(age=0, icons=[], token=True)
     if card.get("cell_values"):
         data["cell_values"] = list(card.get("cell_values"))
     if card.get("board_value") is not None:
@@ -412,8 +414,14 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         own = card.get("set", "base")
         if own not in sets and own not in m.get("sets", ["base"]):   # the edition's own card sets, or a set in play
             fail(f"{label} belongs to a set not in play ({str(own)[:40]!r})")
-        if own in sets and card.get("age") not in sets[own]["manifest"]["ages"]:
+        if own in sets and card.get("age") not in sets[own]["manifest"]["ages"] and card.get("token") is not True:
             fail(f"{label}: age {card.get('age')!r} is not an age of its set {own!r}")
+        if card.get("token", False) is not False:     # a set's token: nothing printed, never dealt (its zone's)
+            if card["token"] is not True or own not in sets or card.get("age") != 0 or card.get("color") is not None \
+                    or card.get("icons") != [] or card.get("dogma") is not None or card.get("effects") != [] \
+                    or not any(card["name"] in z.get("cards", ()) for z in sets[own]["manifest"].get("zones", {}).values()):
+                fail(f"{label}: a token is a set's card with no age, colour, icons or effects, starting in one of its zones")
+            continue
         if card.get("age") not in ages or card.get("color") not in m.get("colors", []):
             fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")
         icons = card.get("icons")

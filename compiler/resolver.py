@@ -138,6 +138,15 @@ class Resolver:
             if m.key in seen:
                 self.r.error("E208", f"'{m.key}' is given twice", m.pos)
             seen[m.key] = m
+        if "token" in seen:       # a token: a set's piece with nothing printed, and nothing else in its header
+            extra = [m for m in card.meta if m.key not in ("token", "set")]
+            if extra:
+                self.r.error("E209", f"a token prints no '{extra[0].key}': its header is its set and 'token'", extra[0].pos)
+            if not card.no_effect:
+                self.r.error("E209", "a token has no effect: write 'no effect' after its header", seen["token"].pos)
+            if "set" not in seen:
+                self.r.error("E209", "a token belongs to a set: add 'set NAME'", seen["token"].pos)
+            return
         for key in ("age", "color", "icons", "dogma"):
             if key == "dogma" and card.no_effect:      # printed with no effect: it may have no featured icon
                 continue

@@ -54,6 +54,8 @@ class Moves:
         return {"from": where[0], "from_player": where[1]}
 
     def _meld(self, p: int, cid: int, bottom: bool = False, **extra):
+        if self.cards.color[cid] is None:      # a token (a museum) has no colour: no pile takes it
+            return False
         pile = self.state["players"][p]["board"][self.cards.color[cid]]
         # a card moved within its own pile (melded from its bottom, tucked from its top) never leaves
         # it: the pile keeps its splay (ruling 14)
@@ -140,6 +142,8 @@ class Moves:
         """A board card about to move: the effect remembers the cards under it ([card, player, colour,
         cards...]), so 'the card beneath it' still names them once it has gone."""
         color = self.cards.color[cid]    # a board card lies in the pile of its colour
+        if color is None:                # a token: never on a board
+            return
         for p, pl in enumerate(self.state["players"]):
             pile = pl["board"][color]["cards"]
             if cid in pile:

@@ -34,7 +34,7 @@ def report(cards) -> list[dict]:
     out = []
     for n in names(cards):
         m = manifest(cards, n)
-        have = sum(1 for s in cards.set if s == n)
+        have = sum(1 for c in cards.cards if cards.set[c["id"]] == n and not c.get("token"))   # tokens are no cards
         out.append({"set": n, "label": m.get("label", n), "cards": have, "expected": m.get("cards_expected", have),
                     "complete": have >= m.get("cards_expected", have)})
     return out

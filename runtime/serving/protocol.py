@@ -240,7 +240,9 @@ def _set_offered(set_name: str, edition: str) -> dict:
     """A set as the hello offers it: its label, and how many of its cards are written against the printed
     count (an incomplete set plays without the others, and frontends say so before the game is made)."""
     gs = load_set(set_name, edition)
-    have, expected = len(gs.sources), gs.manifest.get("cards_expected", len(gs.sources))
+    tokens = sum(1 for z in gs.manifest.get("zones", {}).values() for _ in z.get("cards", ()))   # a museum is no card
+    have = len(gs.sources) - tokens
+    expected = gs.manifest.get("cards_expected", have)
     return {"set": set_name, "label": gs.manifest.get("label", set_name), "cards": have, "expected": expected,
             "complete": have >= expected}
 
