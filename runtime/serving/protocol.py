@@ -34,6 +34,8 @@ has a size limit (``STORAGE``).
 """
 from __future__ import annotations
 
+import re
+
 import contextlib
 import functools
 import hashlib
@@ -235,18 +237,20 @@ def _matches(given, kept) -> bool:
     return isinstance(given, str) and isinstance(kept, str) and hmac.compare_digest(digest(given), kept)
 
 
-@functools.lru_cache(maxsize=1)
+_TOKEN = re.compile(r"^\s*token\s*$", re.M)     # a token's header line (docs/language.md)
+
+
 def _set_offered(set_name: str, edition: str) -> dict:
     """A set as the hello offers it: its label, and how many of its cards are written against the printed
     count (an incomplete set plays without the others, and frontends say so before the game is made)."""
     gs = load_set(set_name, edition)
-    tokens = sum(1 for z in gs.manifest.get("zones", {}).values() for _ in z.get("cards", ()))   # a museum is no card
-    have = len(gs.sources) - tokens
+    have = sum(1 for src in gs.sources if not _TOKEN.search(src.text))   # a token (a museum) is no card
     expected = gs.manifest.get("cards_expected", have)
     return {"set": set_name, "label": gs.manifest.get("label", set_name), "cards": have, "expected": expected,
             "complete": have >= expected}
 
 
+@functools.lru_cache(maxsize=1)
 def editions_offered() -> tuple:
     """What a new game may be made of: each edition with its label, player counts and sets (the hello reply;
     read once per server)."""
