@@ -125,3 +125,19 @@ def test_the_top_or_bottom_card_of_a_sets_deck_is_selected(end, which):
     e.advance()
     e.answer({"type": "dogma", "card": e.cards.by_name["Agriculture"]})
     assert target in e.state["junk"] and target not in pile
+
+
+def test_a_museum_is_a_token_frontends_draw_by_name():
+    """The 4th edition's museums are tokens: value 0, no colour, never dealt, in their supply zone at the start;
+    a face says so, and a frontend names one without an age."""
+    from innoscript.runtime import Game
+    from innoscript.runtime.api.faces import card_face
+    from innoscript.runtime.api.wording import card_name
+    g = Game.new("4e", 2, 1, bundle=load_bundle("4e", sets=["artifacts"]))
+    museums = [c for c in g.cards.cards if c.get("token")]
+    assert [c["name"] for c in museums] == [f"Museum {i}" for i in range(1, 6)]
+    assert g.state["zones"]["museum_supply"] == [c["id"] for c in museums]
+    face = card_face(g.cards, museums[0]["id"])
+    assert face["token"] and face["age"] == 0 and face["color"] is None and face["icons"] == []
+    assert card_name(face) == "Museum 1"
+    assert not any(c["id"] in pile for c in museums for piles in g.state["set_supply"].values() for pile in piles.values())

@@ -18,8 +18,11 @@ from ..state.cards import Cards
 def card_face(cards: Cards, cid: int) -> dict:
     """A card anyone may see, as views and the catalog show it."""
     c = cards.cards[cid]
-    return {"id": cid, "name": c["name"], "age": c["age"], "color": c["color"], "icons": c["icons"],
+    face = {"id": cid, "name": c["name"], "age": c["age"], "color": c["color"], "icons": c["icons"],
             "dogma": c["dogma"], "demand": cards.has_demand[cid], "implemented": bool(c["effects"])}
+    if c.get("token"):
+        face["token"] = True      # a set's piece with nothing printed (a museum): no age or colour to draw
+    return face
 
 
 # ---------------------------------------------------------------- the card renderer's catalog

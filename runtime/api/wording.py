@@ -22,6 +22,8 @@ def card_name(c) -> str:
             return f"a hidden [{c['age']}]"
         if "special" in c:
             return c["special"]
+        if c.get("token"):
+            return c["name"]                   # a piece with no age (a museum)
         return f"{c['name']} [{c['age']}]"
     return str(c)
 

@@ -87,7 +87,7 @@ def glyphs(icons: list[str], hex_name: str = "hex", values=None) -> Text:
 
 
 def card_line(c: dict) -> Text:
-    if c.get("hidden") or "special" in c:
+    if c.get("hidden") or "special" in c or c.get("token"):      # a token (a museum): its name only
         return Text(card_name(c), style="dim")
     t = Text(f"{c['name']} [{c['age']}] ", style=COLORS.get(c.get("color"), ""))
     t.append_text(glyphs(c.get("icons", []), values=c.get("cell_values")))

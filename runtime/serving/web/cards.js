@@ -119,6 +119,7 @@
     if (!face) return "";
     if (face.hidden) return `a hidden card of age ${face.age}`;
     if (face.special) return `special achievement ${face.special}`;
+    if (face.token) return face.name;
     return `${face.name}, age ${face.age}, ${face.color}` + (face.set && face.set !== "base" ? `, set ${face.set}` : "");
   }
 
@@ -128,6 +129,12 @@
     opts = opts || {};
     if (face && face.hidden) return back(face.age, Object.assign({set: face.set}, opts));
     if (face && face.special) return special(face.special, opts);
+    if (face && face.token) {        // a set's piece with nothing printed (a museum): its name only
+      const t = special(face.name, opts);
+      t.classList.replace("inno-special", "inno-token");
+      t.setAttribute("aria-label", face.name);
+      return t;
+    }
     face = full(face);
     const c = el("div", `inno-card inno-${face.color}` + (opts.text ? " inno-full" : "") + (opts.cls ? " " + opts.cls : ""));
     c.dataset.card = face.name;
