@@ -141,3 +141,15 @@ def test_a_museum_is_a_token_frontends_draw_by_name():
     assert face["token"] and face["age"] == 0 and face["color"] is None and face["icons"] == []
     assert card_name(face) == "Museum 1"
     assert not any(c["id"] in pile for c in museums for piles in g.state["set_supply"].values() for pile in piles.values())
+
+
+def test_a_set_missing_only_a_card_it_removes_at_set_up_is_complete():
+    """The 4th edition's Artifacts has no file for Martian Internet, which every game removes at set-up: the set
+    reports 114 of its 115 printed cards and is complete (no warning); a set missing another card is not."""
+    from innoscript.runtime.rules import sets
+    from innoscript.runtime.state.cards import Cards
+    cards = Cards(load_bundle("4e", sets=["artifacts"]))
+    [r] = sets.report(cards)
+    assert (r["cards"], r["expected"], r["complete"]) == (114, 115, True) and not sets.warnings(cards)
+    m = dict(sets.manifest(cards, "artifacts"), removed_at_setup=[])
+    assert not sets.complete(114, m, cards.by_name)

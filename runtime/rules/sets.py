@@ -30,14 +30,22 @@ def manifest(cards, name: str) -> dict:
 
 def report(cards) -> list[dict]:
     """Each set in play: its name, label, how many cards it has in the game and how many it should
-    have (``cards_expected``); a set with fewer is incomplete, and every frontend says so."""
+    have (``cards_expected``); a set with fewer is incomplete, and every frontend says so. A card the set
+    removes at set-up (``removed_at_setup``) is never in a game: not written, it is still accounted for."""
     out = []
     for n in names(cards):
         m = manifest(cards, n)
         have = sum(1 for c in cards.cards if cards.set[c["id"]] == n and not c.get("token"))   # tokens are no cards
         out.append({"set": n, "label": m.get("label", n), "cards": have, "expected": m.get("cards_expected", have),
-                    "complete": have >= m.get("cards_expected", have)})
+                    "complete": complete(have, m, cards.by_name)})
     return out
+
+
+def complete(have: int, m: dict, written) -> bool:
+    """Whether a set's written cards are all the game can meet: the printed count, less the cards it
+    removes at set-up that have no file (``written``: the names that have one)."""
+    absent = sum(1 for name in m.get("removed_at_setup", ()) if name not in written)
+    return have + absent >= m.get("cards_expected", have)
 
 
 def warnings(cards) -> list[str]:

@@ -67,7 +67,7 @@ from ..bots import BOTS, answer_for
 from ..machine.faults import RuntimeFault
 from ..rules.engine import IllegalAnswer
 from ..rules.invariants import violations
-from ..rules.sets import report as set_report
+from ..rules.sets import complete as set_complete, report as set_report
 from . import sandbox, workers
 from .quotas import QuotaError, Quotas
 from .store import Conflict, StorageError, Store
@@ -247,7 +247,7 @@ def _set_offered(set_name: str, edition: str) -> dict:
     have = sum(1 for src in gs.sources if not _TOKEN.search(src.text))   # a token (a museum) is no card
     expected = gs.manifest.get("cards_expected", have)
     return {"set": set_name, "label": gs.manifest.get("label", set_name), "cards": have, "expected": expected,
-            "complete": have >= expected}
+            "complete": set_complete(have, gs.manifest, gs.card_names)}
 
 
 @functools.lru_cache(maxsize=1)
