@@ -99,6 +99,8 @@ def note_boards(state: dict, cid: int, zone, p, arriving: bool = False) -> None:
     turn-start hooks; absent outside a game's actions): card -> where it started (the board's owner, None off
     every board) and each board it has been on. A card the action has not moved has no entry: it is where it
     started."""
+    if zone != "board":        # only a board matters: a card that never touches one has no record to keep
+        return
     boards = state["turn"].get("boards")
     if boards is None:
         return
