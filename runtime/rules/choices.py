@@ -115,7 +115,8 @@ class Choices:
                          "prompt": "you may"}, frame)
 
     def choose(self, frame, what: str, chooser: str, options: list):
-        options = [o for o in options if o is not None]
+        # each option once, in first-seen order: 'choose value from' a list with repeats (two bonuses of 6)
+        options = list(dict.fromkeys(o for o in options if o is not None))
         if not options:
             return [] if what == "two_colors" else None
         who = frame["me"] if chooser == "me" else frame["you"]
