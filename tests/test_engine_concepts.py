@@ -287,6 +287,28 @@ def test_the_checks_at_the_end_of_an_action_follow_the_turn_start_hooks(tmp_path
     assert "Omen" in game.state["players"][game.state["turn"]["active"]]["achievements"]
 
 
+def test_a_player_out_of_the_game_during_the_turn_start_hooks_takes_no_action(tmp_path, monkeypatch):
+    """A turn_start hook in which the active player loses (the 4th edition eliminates): their turn ends at
+    once and the next player still in the game has the action, not the eliminated one."""
+    monkeypatch.setenv("INNOSCRIPT_CARDS", str(tmp_path))
+    _hook_set(tmp_path, "doom", "4e", {"start.inno": "hook turn_start {\n    if count(your hand) > 5 {\n"
+                                                     "        you lose\n    }\n}\n"})
+    game = Game.new("4e", 3, 4, sets=["doom"])
+    while game.decision["kind"] == "initial_meld":
+        game.apply(game.decision["options"][0])
+    active = game.state["turn"]["active"]
+    nxt = (active + 1) % 3
+    from innoscript.runtime.state.positions import place, remove_from_anywhere
+    for cid in game.state["supply"]["2"][:6]:       # six cards in the next player's hand: they lose at once
+        remove_from_anywhere(game.state, cid)
+        place(game.cards, game.state, cid, "hand", nxt)
+    while game.state["turn"]["active"] == active and not game.over:
+        game.apply({"type": "draw"})
+    assert game.state["players"][nxt]["eliminated"]
+    assert not game.over and game.decision["kind"] == "action"
+    assert game.decision["player"] == game.state["turn"]["active"] != nxt
+
+
 # ---------------------------------------------------------------- actions that take their card from a set's zone
 
 def _vault_game(tmp_path, monkeypatch, actions):

@@ -84,5 +84,8 @@ class Hooks:
             self.check_specials("end_of_action")
             if self.rule("achievement_win_check") == "end_of_action":
                 self.check_win_by_achievements(final=True)
+            if st["phase"] != "over" and st["players"][st["turn"]["active"]].get("eliminated"):
+                st["turn"]["actions_left"] = 0      # out of the game during the turn-start hooks: no actions
+                self._next_turn()
             return
         self._end_action()

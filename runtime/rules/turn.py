@@ -137,14 +137,19 @@ class Turn:
         if st["players"][st["turn"]["active"]].get("eliminated"):
             st["turn"]["actions_left"] = 0
         if st["turn"]["actions_left"] <= 0:
-            n = len(st["players"])
-            st["turn"]["number"] += 1
-            st["turn"]["active"] = self.players_from(st["turn"]["active"], False)[0]
-            st["turn"]["actions_left"] = self._actions_for_turn(st["turn"]["number"])
-            st["turn"]["scored"] = [0] * n
-            st["turn"]["tucked"] = [0] * n
-            self.emit("turn", number=st["turn"]["number"], player=st["turn"]["active"])
-            self.start_turn()
+            self._next_turn()
+
+    def _next_turn(self):
+        """The turn passes to the next player still in the game, whose turn starts (its hooks first)."""
+        st = self.state
+        n = len(st["players"])
+        st["turn"]["number"] += 1
+        st["turn"]["active"] = self.players_from(st["turn"]["active"], False)[0]
+        st["turn"]["actions_left"] = self._actions_for_turn(st["turn"]["number"])
+        st["turn"]["scored"] = [0] * n
+        st["turn"]["tucked"] = [0] * n
+        self.emit("turn", number=st["turn"]["number"], player=st["turn"]["active"])
+        self.start_turn()
 
     def players_from(self, p: int, include_self: bool) -> list[int]:
         """Players still in the game in turn order from p's left (p itself last when included)."""
