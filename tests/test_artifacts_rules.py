@@ -153,3 +153,16 @@ def test_a_set_missing_only_a_card_it_removes_at_set_up_is_complete():
     assert (r["cards"], r["expected"], r["complete"]) == (114, 115, True) and not sets.warnings(cards)
     m = dict(sets.manifest(cards, "artifacts"), removed_at_setup=[])
     assert not sets.complete(114, m, cards.by_name)
+
+
+def test_the_invariants_read_a_hooks_work_item_as_no_cards_effect():
+    """A set's hook waiting in a Dogma's work list is no card's effect: the team invariant (no partner demanded)
+    skips it (it once read a card's effect at the hook's index, out of range with several sets' hooks)."""
+    from innoscript.runtime import Game
+    from innoscript.runtime.machine.frames import HOOK
+    from innoscript.runtime.rules.invariants import team_violations
+    g = Game.new("4e", 2, 0, bundle=load_bundle("4e", sets=["artifacts", "echoes"]))
+    hooks = len(g.cards.hooks)
+    assert hooks >= 4
+    g.state["dogma"] = {"stack": [{"work": [[HOOK, hooks - 1, 0, 0, False, []]]}]}
+    assert team_violations(g.engine) == []

@@ -90,6 +90,8 @@ def team_violations(engine) -> list[str]:
         demands = [(f["you"], f["me"]) for f in d["stack"] if f.get("kind") in ("demand", "compel")]
         for item in (w for f in d["stack"] for w in f.get("work", [])):
             cid, e, you, me = item[:4]
+            if cid < 0:          # a set's hook (frames.HOOK), no card's effect: never a demand
+                continue
             if cards.cards[cid]["effects"][e]["kind"] in ("demand", "compel"):
                 demands.append((you, me))
         for you, me in demands:
