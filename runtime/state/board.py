@@ -154,13 +154,18 @@ def pile_cell_effects(cards: Cards, state: dict, cid: int) -> list[tuple[int, in
     if zone == "board":
         pile = state["players"][owner]["board"][color]
         if pile["cards"][0] == cid:
-            out: list = []
-            for i in range(len(pile["cards"]) - 1, -1, -1):
-                c = pile["cards"][i]
-                if cards.effect_cells[c]:
-                    out += cell_effects(cards, c, cards.visible_positions(c, pile["splay"], i == 0))
-            return out
+            return _shown_cell_effects(cards, pile)
     return cell_effects(cards, cid)
+
+
+def _shown_cell_effects(cards: Cards, pile: dict, only=None) -> list[tuple[int, int]]:
+    """The cell effects a pile shows, deepest card first (``only``: of these of its cards alone)."""
+    out: list = []
+    for i in range(len(pile["cards"]) - 1, -1, -1):
+        c = pile["cards"][i]
+        if cards.effect_cells[c] and (only is None or c in only):
+            out += cell_effects(cards, c, cards.visible_positions(c, pile["splay"], i == 0))
+    return out
 
 
 def cards_cell_effects(cards: Cards, state: dict, cids: list[int]) -> list[tuple[int, int]]:
@@ -179,11 +184,7 @@ def cards_cell_effects(cards: Cards, state: dict, cids: list[int]) -> list[tuple
         if key[0] == "card":
             out += cell_effects(cards, key[1])
             continue
-        pile = state["players"][key[1]]["board"][key[2]]
-        for i in range(len(pile["cards"]) - 1, -1, -1):
-            c = pile["cards"][i]
-            if c in members and cards.effect_cells[c]:
-                out += cell_effects(cards, c, cards.visible_positions(c, pile["splay"], i == 0))
+        out += _shown_cell_effects(cards, state["players"][key[1]]["board"][key[2]], members)
     return out
 
 
