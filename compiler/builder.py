@@ -52,7 +52,11 @@ class Builder(Transformer):
         name, *rest = c
         params = next((x for x in rest[:-1] if isinstance(x, list)), [])
         order = next((x for x in rest[:-1] if isinstance(x, int)), 0)
-        return A.Hook(str(name), params, rest[-1], order, pos=_tpos(name))
+        verb = next((x[1] for x in rest[:-1] if isinstance(x, tuple)), None)
+        return A.Hook(str(name), params, rest[-1], order, verb, pos=_tpos(name))
+
+    def hook_verb(self, meta, c):
+        return ("verb", str(c[0]))
 
     def hook_order(self, meta, c):
         return int(c[0])
@@ -91,6 +95,9 @@ class Builder(Transformer):
 
     def meta_dogma(self, meta, c):
         return A.Meta("dogma", str(c[0]), pos=_tpos(c[0]))
+
+    def meta_face_only(self, meta, c):
+        return A.Meta("face_only", True, pos=_pos(meta))
 
     def meta_set(self, meta, c):
         return A.Meta("set", str(c[0]), pos=_tpos(c[0]))

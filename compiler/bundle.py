@@ -75,6 +75,7 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
         for verb, spec in sorted(sm.get("verbs", {}).items()):
             v.verb_aliases[verb] = spec["as"]
         v.marks += [m for m in sm.get("dogma_marks", []) if m not in v.marks]
+        v.card_types += [t for t in sm.get("card_types", {}) if t not in v.card_types]
         v.specials |= {s["name"] for s in sm.get("special_achievements", [])}
     # the parser reads the language's own words as themselves, never as a set's; a mark is also a flag of
     # its Dogma's event ('foreseen': true), so it may not be one of an event's own fields
@@ -151,6 +152,8 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
         data["board_value"] = card.get("board_value")
     if card.no_effect:
         data["no_effect"] = True
+    if card.get("face_only"):
+        data["face_only"] = True
     return CompiledCard(card, data)
 
 
@@ -164,7 +167,10 @@ def compile_hooks(text: str, path: str, vocab: Vocabulary) -> list[dict]:
     for h in card.hooks:
         chunk = CodeGen(types).hook(h).to_json()
         chunk["max_stack"] = verify(chunk)
-        out.append({"point": h.point, "params": list(h.params), "order": h.order, "source": path, "chunk": chunk})
+        entry = {"point": h.point, "params": list(h.params), "order": h.order, "source": path, "chunk": chunk}
+        if h.verb is not None:
+            entry["verb"] = h.verb
+        out.append(entry)
     return out
 
 
@@ -230,6 +236,7 @@ def compile_edition(edition: Edition) -> dict:
     vocab = edition_vocabulary(edition)
     cards, errors, sources = [], [], {}
     seen: dict[str, str] = {}
+    carrier = {src.relpath: gs.name for gs in edition.sets for src in gs.sources}
     for src in edition.sources:
         sources[src.relpath] = src.text
         try:
@@ -237,6 +244,8 @@ def compile_edition(edition: Edition) -> dict:
         except CompileError as err:
             errors.extend(err.diagnostics)
             continue
+        if carrier.get(src.relpath, compiled.data["set"]) != compiled.data["set"]:
+            compiled.data["carried_by"] = carrier[src.relpath]    # a set's card of another type (a relic)
         if compiled.data["name"] in seen:
             errors.append(Diagnostic("E208", f"card '{compiled.data['name']}' is also defined in {seen[compiled.data['name']]}",
                                      src.relpath, compiled.ast.pos))
@@ -412,10 +421,18 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label} is in the table twice")
         names.add(card["name"])
         own = card.get("set", "base")
-        if own not in sets and own not in m.get("sets", ["base"]):   # the edition's own card sets, or a set in play
-            fail(f"{label} belongs to a set not in play ({str(own)[:40]!r})")
-        if own in sets and card.get("age") not in sets[own]["manifest"]["ages"] and card.get("token") is not True:
-            fail(f"{label}: age {card.get('age')!r} is not an age of its set {own!r}")
+        carrier = card.get("carried_by", own)     # the set whose files hold it (a relic: another set's card)
+        if carrier not in sets and carrier not in m.get("sets", ["base"]):   # the edition's card sets, or a set in play
+            fail(f"{label} belongs to a set not in play ({str(carrier)[:40]!r})")
+        in_play = own in sets or own in m.get("sets", ["base"])
+        if carrier != own and (carrier not in sets or not in_play and own not in sets[carrier]["manifest"].get("card_types", {})):
+            fail(f"{label}: a card carried by a set is of a type in play or one of the set's card_types")
+        if card.get("face_only", False) is not False and (card["face_only"] is not True or in_play or card["effects"]
+                                                          or card.get("no_effect")):
+            fail(f"{label}: only a card of a type not in play is its face only, with no effects")
+        if own in sets and own == carrier and card.get("age") not in sets[own]["manifest"]["ages"] \
+                and card.get("token") is not True:
+            fail(f"{label}: age {card.get('age')!r} is not an age of its set {carrier!r}")
         if card.get("token", False) is not False:     # a set's token: nothing printed, never dealt (its zone's)
             if card["token"] is not True or own not in sets or card.get("age") != 0 or card.get("color") is not None \
                     or card.get("icons") != [] or card.get("dogma") is not None or card.get("effects") != [] \
@@ -515,6 +532,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             if not isinstance(h, dict) or h.get("point") not in HOOK_POINTS or \
                     not isinstance(h.get("params"), list) or len(h["params"]) != len(HOOK_POINTS[h["point"]].params):
                 fail(f"set {name!r}: a hook names a hook point and its parameters")
+            if HOOK_POINTS[h["point"]].verb != ("verb" in h) or "verb" in h and h["verb"] not in _set_words(sets)["verb"]:
+                fail(f"set {name!r} hook {h['point']}: an event hook names a verb of a set in play, another hook none")
             if type(h.get("order", 0)) is not int or not 0 <= h.get("order", 0) <= 1000:
                 fail(f"set {name!r} hook {h['point']}: its order is a whole number from 0 to 1000")
             _check_chunk(h.get("chunk"), f"set {name!r} hook {h['point']}", fail, condition=False)

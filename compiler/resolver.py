@@ -52,6 +52,7 @@ class Vocabulary:
     marks: list[str] = field(default_factory=list)         # marks a free Dogma may carry ('foreseen')
     hex_like: list[str] = field(default_factory=list)      # icons that are hexes ('music_note')
     cells: dict[str, dict] = field(default_factory=dict)   # a set's cells: word -> spec ('echo': effect, 'bonus': value)
+    card_types: list[str] = field(default_factory=list)    # types of cards a set carries, not in play ('cities')
 
 
 def _compatible(have: str, want: str) -> bool:
@@ -119,6 +120,15 @@ class Resolver:
         self.params = set()
         if point is None:
             self.r.error("E212", f"unknown hook point '{h.point}'", h.pos, did_you_mean(h.point, HOOK_POINTS))
+        elif point.verb and h.verb is None:
+            self.r.error("E212", f"hook '{h.point}' names the verb whose moves it follows", h.pos,
+                         f"write: hook {h.point} {next(iter(self.v.zone_verbs), 'VERB')}(card)")
+        elif point.verb and h.verb not in self.v.zone_verbs:
+            self.r.error("E212", f"'{h.verb}' is not a zone's verb of a set in play", h.pos,
+                         did_you_mean(h.verb, list(self.v.zone_verbs))
+                         or "a set's verbs come with the set: compile with it (--sets <name>)")
+        elif not point.verb and h.verb is not None:
+            self.r.error("E212", f"hook '{h.point}' names no verb", h.pos, f"write: hook {h.point}(...)")
         elif len(h.params) != len(point.params):
             want = ", ".join(n for n, _ in point.params)
             self.r.error("E212", f"hook '{h.point}' passes {len(point.params)} argument"
@@ -194,16 +204,25 @@ class Resolver:
                     self.r.error("E209", f"a '{word}' effect and its '{word}' cell go together (found {found} "
                                          f"cell{'s' if found != 1 else ''} and {boxes} effect{'s' if boxes != 1 else ''})",
                                  m.pos, f"put '{word}' in the icon position where the card prints its {word} box")
-            if hexes != 1:
+            if hexes != 1 and not (hexes == 0 and "face_only" in seen):   # a face only: its hex may be elsewhere
                 self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its four icons (found {hexes})", m.pos)
         if "dogma" in seen:
             self.icon_name(seen["dogma"].value, seen["dogma"].pos)
         if "board_value" in seen and not 1 <= seen["board_value"].value <= 99:
             self.r.error("E209", f"a value on a board is between 1 and 99, not {seen['board_value'].value}",
                          seen["board_value"].pos)
-        if "set" in seen and seen["set"].value not in self.v.sets + self.v.set_names:
+        in_play = self.v.sets + self.v.set_names
+        if "set" in seen and seen["set"].value not in in_play + self.v.card_types:
             self.r.error("E209", f"unknown set '{seen['set'].value}'", seen["set"].pos,
-                         did_you_mean(seen["set"].value, self.v.sets + self.v.set_names))
+                         did_you_mean(seen["set"].value, in_play + self.v.card_types))
+        if "face_only" in seen:
+            m = seen["face_only"]
+            if "set" not in seen or seen["set"].value in in_play:
+                self.r.error("E209", "only a card of a set not in this game is written as its face only", m.pos,
+                             "write its effects, or name its set ('set NAME', one of the carrying set's card_types)")
+            if card.effects or card.no_effect:
+                self.r.error("E209", "a card written as its face only has no effects, not even 'no effect'",
+                             card.effects[0].pos if card.effects else m.pos)
 
     def color_name(self, name: str, pos) -> bool:
         if name in self.v.colors:

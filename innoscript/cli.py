@@ -37,7 +37,8 @@ def cmd_check(args) -> int:
     from innoscript.compiler.bundle import compile_card, compile_hooks, edition_vocabulary, vocabulary
     from innoscript.compiler.resolver import warnings as card_warnings
     from innoscript.core.diagnostics import CompileError, Diagnostic, Pos
-    from innoscript.core.editions import cards_root, edition_for_path, load_edition, load_manifest, normalise_sets, set_for_path
+    from innoscript.core.editions import (cards_root, edition_for_path, load_edition, load_manifest, normalise_sets,
+                                          set_for_path, with_required)
 
     paths = [Path(p) for p in (args.paths or [str(cards_root())])]
     extra_sets = normalise_sets(args.sets or ())
@@ -60,12 +61,14 @@ def cmd_check(args) -> int:
         try:
             if set_folder is not None and not args.edition:
                 # a set's file: its edition (the folder's name) with the set and any others asked for
-                ed_name, sets = set_folder.name, normalise_sets([set_folder.parent.name] + extra_sets)
+                ed_name = set_folder.name
+                sets = with_required([set_folder.parent.name] + extra_sets, ed_name)
                 key = (ed_name, tuple(sets))
                 if key not in vocabs:
                     vocabs[key] = edition_vocabulary(load_edition(ed_name, sets=sets))
             elif args.edition:
-                sets = normalise_sets(extra_sets + ([set_folder.parent.name] if set_folder is not None else []))
+                sets = with_required(extra_sets + ([set_folder.parent.name] if set_folder is not None else []),
+                                     args.edition)
                 key = (args.edition, tuple(sets))
                 if key not in vocabs:
                     vocabs[key] = edition_vocabulary(load_edition(args.edition, sets=sets))
@@ -281,6 +284,9 @@ def cmd_cards(args) -> int:
     t = data["totals"]
     if t["not_implemented"]:
         console.print(f"[red]not implemented (no effects scripted):[/red] {', '.join(t['not_implemented'])}")
+    if t["face_only"]:
+        console.print("[yellow]face only (cards of a set this engine does not have: age, colour and icons, no "
+                      f"effects):[/yellow] {', '.join(t['face_only'])}")
     for label, s in ([(f"set {n}: ", data["totals_by_set"][n]) for n in ["base", *sets]] if sets else []) + [("", t)]:
         console.print(f"{label}{s['compiled']}/{s['cards']} cards compile, {s['implemented']} implemented; "
                       f"{s['effects_with_scenario']}/{s['effects']} effects "
@@ -420,8 +426,8 @@ def cmd_soak(args) -> int:
 def _edition_asts(edition_name: str, sets=()):
     """Parse every card of an edition (and sets) to its AST (for the renderer, errata and diff)."""
     from innoscript.compiler.bundle import edition_vocabulary, parse_card
-    from innoscript.core.editions import load_edition
-    edition = load_edition(edition_name, sets=sets)
+    from innoscript.core.editions import load_edition, with_required
+    edition = load_edition(edition_name, sets=with_required(sets, edition_name) if sets else ())
     vocab = edition_vocabulary(edition)
     return edition, [parse_card(s.text, s.relpath, vocab)[0] for s in edition.sources]
 
@@ -451,11 +457,12 @@ def cmd_render(args) -> int:
 def _pick_cards(asts, card: str | None, set_name: str | None, edition: str):
     """The cards an authoring command is aimed at: one by name, one set, or all. Returns (cards, error)."""
     from innoscript.core.diagnostics import suggest
+    from innoscript.compiler.tools.errata import carrier
     chosen = asts
     if set_name:
-        chosen = [c for c in chosen if (c.get("set") or "base") == set_name]
+        chosen = [c for c in chosen if carrier(c) == set_name]
         if not chosen:
-            sets = sorted({c.get("set") or "base" for c in asts})
+            sets = sorted({carrier(c) for c in asts})
             return None, f"no card of set {set_name!r} in edition {edition} (its sets: {', '.join(sets)})"
     if card:
         chosen = [c for c in chosen if c.name.lower() == card.lower()]

@@ -130,7 +130,10 @@ def test_cards_message_with_sets_and_hello_offers_them():
     [(_, hello)] = hub.handle("c", json.dumps({"type": "hello"}))
     assert not list(v.iter_errors({"server": hello}))
     offered = {e["edition"]: [s["set"] for s in e["sets"]] for e in hello["editions"]}
-    assert offered["3e"] == offered["4e"] == ["artifacts", "echoes"] and offered["1e"] == []
+    assert offered["3e"] == ["artifacts", "echoes", "relics"] and offered["4e"] == ["artifacts", "echoes"]
+    assert offered["1e"] == []
+    relics = next(s for e in hello["editions"] for s in e["sets"] if s["set"] == "relics")
+    assert relics["requires"] == ["artifacts"] and relics["complete"] and relics["cards"] == relics["expected"] == 5
     echoes = next(s for e in hello["editions"] for s in e["sets"] if s["set"] == "echoes")
     assert echoes["complete"] and echoes["cards"] == echoes["expected"] > 100
     partial = [s for e in hello["editions"] for s in e["sets"] if not s["complete"]]
@@ -140,6 +143,8 @@ def test_cards_message_with_sets_and_hello_offers_them():
     assert reply["sets"][0]["set"] == "echoes" and any(c.get("cell_effects") for c in reply["cards"])
     [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "1e", "sets": ["echoes"]}))
     assert err["code"] == "bad_edition" and "unknown set 'echoes' for edition 1e" in err["message"]
+    [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "3e", "sets": ["relics"]}))
+    assert err["type"] == "error" and "played with set 'artifacts'" in err["message"]
     [(_, err)] = hub.handle("c", json.dumps({"type": "cards", "edition": "3e", "sets": ["../x"]}))
     assert err["type"] == "error"
 

@@ -72,13 +72,14 @@ def test_a_changed_detail_is_flagged(mutation):
 
 
 def set_asts(edition, set_name):
-    ed = load_edition(edition, sets=[set_name])
+    from innoscript.core.editions import with_required
+    ed = load_edition(edition, sets=with_required([set_name], edition))
     from innoscript.compiler.bundle import edition_vocabulary
     vocab = edition_vocabulary(ed)
     return [parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources if f"sets/{set_name}/" in s.relpath]
 
 
-SETS = [(s, e) for e in ("3e", "4e") for s in ("artifacts", "echoes")]
+SETS = [(s, e) for e in ("3e", "4e") for s in ("artifacts", "echoes")] + [("relics", "3e")]
 
 
 @needs_reference

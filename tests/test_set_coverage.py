@@ -73,3 +73,22 @@ def test_cards_and_coverage_report_per_set():
     assert cov["totals_by_set"]["echoes"]["executed"] > 0
     assert sum(t["instructions"] for t in cov["totals_by_set"].values()) == cov["totals"]["instructions"]
     assert "set echoes:" in _cli("cards", "--edition", "3e", "--sets", "echoes")
+
+
+def test_a_relic_of_another_set_is_covered_with_that_set_in_play():
+    """Safety Pin (an Echoes card carried by the relics) leaves its home only with Echoes in play: its effects'
+    scenarios are played with the three sets, and the waiting list's entry for it says so."""
+    data = catalog("3e", sets=["artifacts", "echoes", "relics"])
+    assert data["failing_scenarios"] == []
+    waiting = yaml.safe_load(UNCOVERED.read_text(encoding="utf-8"))["relics"]["3e"]
+    assert set(waiting) == {"Safety Pin"}
+    row = next(r for r in data["cards"] if r["name"] == "Safety Pin")
+    assert row["set"] == "relics" and row["effects_with_scenario"] == waiting["Safety Pin"] == [1, 2]
+
+
+def test_face_only_cards_are_reported_as_such():
+    data = catalog("3e", sets=["relics"])          # Artifacts comes with it: the relics require it
+    assert data["sets"] == ["artifacts", "relics"]
+    assert data["totals"]["face_only"] == ["Timbuktu (cities)", "Ching Shih (figures)"]
+    assert not {"Timbuktu", "Ching Shih"} & set(data["totals"]["not_implemented"])
+    assert "face only" in _cli("cards", "--edition", "3e", "--sets", "artifacts,relics")

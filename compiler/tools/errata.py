@@ -101,20 +101,34 @@ def _compare(card: str, effect, rendered: str, printed: str, set_name: str) -> E
     return EffectCheck(card, effect, rendered, printed, sim, word_diff(a, b), set_name)
 
 
+def carrier(card) -> str:
+    """The set whose folder holds a card (cards/sets/<set>/...), else its header's set: a set's card of
+    another type (a relic) is reported with the set that carries it."""
+    m = re.search(r"(?:^|/)sets/([a-z][a-z0-9_]*)/", (getattr(card, "path", "") or "").replace("\\", "/"))
+    return m.group(1) if m else (card.get("set") or "base")
+
+
+def _carried_cards(reference: dict, edition: str) -> dict[str, dict]:
+    """The printed cards a set carries besides its own (the reference's relics), of every set of the edition."""
+    entry = _edition_entry(reference, edition)
+    return {c["name"]: c for s in entry.get("sets", {}).values() for c in s.get("relics", [])}
+
+
 def check(cards_ast: list, reference: dict, edition: str) -> list[EffectCheck]:
     _edition_entry(reference, edition)      # an edition the reference lacks is an error, not "no reference"
     refs: dict[str | None, dict] = {}
+    carried = _carried_cards(reference, edition)
     out = []
     for card in sorted(cards_ast, key=lambda c: c.name):
         own = card.get("set")
-        set_name = own or "base"
+        set_name = carrier(card)
         for key in {own, None}:
             if key not in refs:
                 refs[key] = reference_cards(reference, edition, key)
         r = Renderer().card(card)
         rendered = r["effects"]
         # a set's card under its set; a card whose header names a set of the edition's own, among its cards
-        ref = refs[own].get(card.name) or refs[None].get(card.name)
+        ref = refs[own].get(card.name) or refs[None].get(card.name) or carried.get(card.name)
         if ref is None:
             out += [EffectCheck(card.name, ce["cell"], ce["text"], "", None, "", set_name)
                     for ce in r.get("cell_effects", [])]

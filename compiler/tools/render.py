@@ -849,6 +849,12 @@ class Renderer:
             return f"you are eligible to achieve {self.expr(a[0])}"
         if f == "alphabetically_before":
             return f"{self.subject(a[0])} comes before {self.expr(a[1])} in the alphabet"
+        if f == "same_icons":
+            return f"{self.subject(a[0])} has exactly the same icons, in type and number, as one of {self.expr(a[1])}"
+        if f == "in_play":
+            return f"the set of {self.expr(a[0])} is in use"
+        if f == "home":
+            return f"the home of {self.expr(a[0])}"
         if f == "changes":
             return "the number of changes to the game so far in this action"
         if f == "all_colors":
@@ -1313,6 +1319,8 @@ def render_text(card: A.Card) -> str:
         lines.append(f"{ce['cell']}: {ce['text']}")
     for i, text in enumerate(r["effects"], 1):
         lines.append(f"{i}. {text}")
-    if not r["effects"] and not r.get("cell_effects"):
+    if card.get("face_only"):
+        lines.append(f"(face only: a card of the set {card.get('set')}, which this engine does not have; no effects)")
+    elif not r["effects"] and not r.get("cell_effects"):
         lines.append("(no effects scripted: not implemented)")
     return "\n".join(lines)

@@ -96,6 +96,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
             "the alphabet: letters only, case and accents ignored (written 'X comes before Y in the alphabet' in English)"),
     Builtin("sets", (), "any", "the card types (sets) of this game: 'base', then each set in play (the options of "
                                 "'choose set as s')"),
+    Builtin("home", ("cards",), "str", "the game-wide zone that is a card's home (manifest 'return_to_home'; "
+                                       "'' for none): home(it) == \"vault\""),
+    Builtin("in_play", ("cards",), "bool", "whether the cards' types (sets) are all the game's: the base game's or a "
+                                           "set in play (a card a set carries may be of a type not in play)"),
+    Builtin("same_icons", ("cards", "cards"), "bool",
+            "whether each of the first cards prints exactly the icons, in type and number, of one of the second "
+            "cards (the hex and non-icon cells aside): same_icons(it, your top cards)"),
     Builtin("changes", (), "int", "how many changes the game has had so far in this dogma action (a card moved, drawn "
                                   "or revealed, a splay, a pile reordered: what the sharing bonus counts); 0 outside "
                                   "one. 'if this caused a change' compares it before and after the statement before it"),

@@ -165,6 +165,13 @@ def load_edition(name: str, root: Path | None = None, sets=()) -> Edition:
                     str(game_set.folder / "set.json"), Pos(0, 0))])
         edition.sets.append(game_set)
         edition.sources = edition.sources + game_set.sources
+    for game_set in edition.sets:
+        missing = [n for n in game_set.manifest.get("requires", []) if n not in edition.set_names]
+        if missing:
+            raise CompileError([Diagnostic(
+                "E500", f"set '{game_set.name}' is played with set '{missing[0]}': add it "
+                        f"(--sets {','.join(sorted(set(edition.set_names) | set(missing)))})",
+                str(game_set.folder / "set.json"), Pos(0, 0))])
     return edition
 
 
@@ -312,6 +319,23 @@ def load_set(set_name: str, edition: str, _chain: tuple = ()) -> GameSet:
             raise CompileError([Diagnostic("E500", p, str(folder / "set.json"), Pos(0, 0)) for p in problems])
         sources += [by_name[n] for n in reuse]
     return GameSet(set_name, edition, folder, manifest, sources, rules)
+
+
+def with_required(sets, edition: str) -> list[str]:
+    """The sets given and every set they need in play (manifest ``requires``), sorted: what checking a
+    set's own file compiles it with."""
+    names, todo = set(normalise_sets(sets)), list(normalise_sets(sets))
+    while todo:
+        folder = find_set_folder(todo.pop(), edition)
+        try:
+            needs = json.loads((folder / "set.json").read_text(encoding="utf-8")).get("requires", []) if folder else []
+        except (OSError, json.JSONDecodeError, AttributeError):
+            needs = []
+        for n in needs if isinstance(needs, list) else []:
+            if isinstance(n, str) and n not in names:
+                names.add(n)
+                todo.append(n)
+    return normalise_sets(sorted(names))
 
 
 def set_for_path(path: Path) -> Path | None:

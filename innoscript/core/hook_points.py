@@ -1,6 +1,7 @@
 """Hook points: the moments at which the engine runs a set's rules.
 
-A set's ``rules/*.inno`` files hold ``hook NAME(params) { ... }`` blocks;
+A set's ``rules/*.inno`` files hold ``hook NAME(params) { ... }`` blocks
+(an event point's also name their verb: ``hook after dig(card) { ... }``);
 the compiler checks each against this table (the point's name and how many
 arguments it passes) and the engine runs every hook of a point in its
 declared order (``order N``, lower first), then in set and file order, with
@@ -16,6 +17,7 @@ class HookPoint:
     name: str
     params: tuple[tuple[str, str], ...]     # (usual name, type) of each argument, in order
     doc: str
+    verb: bool = False      # an event hook: it names the verb whose moves it follows ('hook after dig(card)')
 
 
 HOOK_POINTS: dict[str, HookPoint] = {h.name: h for h in [
@@ -23,4 +25,8 @@ HOOK_POINTS: dict[str, HookPoint] = {h.name: h for h in [
               "after a Meld action (never after a meld inside an effect): the card melded and the card it "
               "covered (no card when it started a pile)"),
     HookPoint("turn_start", (), "at the start of each turn, before the first action"),
+    HookPoint("after", (("card", "cards"),),
+              "right after a set's zone verb moved a card into its zone (hook after VERB(card)), wherever the move "
+              "was made (an effect, a demand, another hook): the card moved, with 'you' the player it moved for; "
+              "it runs when the effect or hook that made the move is done, before what follows it", verb=True),
 ]}

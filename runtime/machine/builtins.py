@@ -432,7 +432,27 @@ def _alphabetically_before(e, f, cs, others):
 
 
 def _sets(e, f):
-    return ["base"] + [s for s in e.cards.set_names if s != "base"]
+    return ["base"] + [s for s in e.cards.set_names if s != "base" and e.cards.bundle["sets"][s]["manifest"]["ages"]]
+
+
+def _home(e, f, cs):
+    cs = _list(cs)
+    return e.cards.home.get(cs[0], "") if cs else ""
+
+
+def _in_play(e, f, cs):
+    types = set(e.cards.manifest.get("sets", ["base"])) | set(e.cards.set_names)
+    cs = _list(cs)
+    return bool(cs) and all(e.cards.set[c] in types for c in cs)
+
+
+def _same_icons(e, f, a, b):
+    icons = set(e.cards.icons)
+
+    def kinds(c):
+        return sorted(w for w in e.cards.printed[c] if w in icons)
+    a = _list(a)
+    return bool(a) and all(any(kinds(x) == kinds(y) for y in _list(b)) for x in a)
 
 
 def _changes(e, f):
@@ -454,7 +474,8 @@ IMPLEMENTATIONS = {
     "board_at_start": _board_at_start,
     "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
-    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
+    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "home": _home, "in_play": _in_play,
+    "same_icons": _same_icons, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }
 
 

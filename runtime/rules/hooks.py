@@ -23,6 +23,10 @@ Points run here:
   inside an effect), with the card melded and the card it covered (none when
   it started a pile); the action ends when the hooks are done, so the checks
   at the end of an action come after them;
+- ``after VERB(card)``: an event hook, right after a set's zone verb moved a
+  card (a dig): its items go at the front of the innermost work list, so
+  they run when the effect or hook that made the move is done, before what
+  follows it, with "you" the player the card moved for;
 - ``turn_start``: at the start of each turn, before its first action; when
   the hooks are done, the checks at the end of an action run (special
   achievements checked then, the win by achievements) and the turn's
@@ -62,6 +66,19 @@ class Hooks:
                        "prelude": [], "prelude_frame": {}, "excluded": [], "built": True}
         st["phase"] = "dogma"
         return True
+
+    def follow_move(self, verb: str, p: int, cid: int) -> None:
+        """A zone's verb moved a card for player p: its event hooks ('hook after VERB') are queued to run
+        when the running effect or hook is done. A verb's move happens only inside an effect or a hook, so
+        a work list is always there to queue them on."""
+        found = self.cards.hooks_at.get(f"after {verb}")
+        d = self.state["dogma"]
+        if not found or d is None:
+            return
+        work = next((e["work"] for e in reversed(d["stack"]) if "work" in e), None)
+        if work is None:
+            raise RuntimeError(f"a move by '{verb}' outside any effect or hook")
+        work[0:0] = [[HOOK, k, p, p, False, [[cid]]] for k in found]
 
     def start_turn(self) -> None:
         """The turn has begun: its turn_start hooks run before the first action (as an action of their own

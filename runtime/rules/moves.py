@@ -87,6 +87,7 @@ class Moves:
             where = remove_from_anywhere(st, cid)
             place(self.cards, st, cid, zone, p)
             self.emit(verb, player=p, card=cid, zone=zone, **self._origin(where), **self._shared(zone))
+            self.follow_move(verb, p, cid)
             return
         if verb == "tuck":
             self._meld(p, cid, bottom=True)

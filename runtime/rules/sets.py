@@ -31,13 +31,17 @@ def manifest(cards, name: str) -> dict:
 def report(cards) -> list[dict]:
     """Each set in play: its name, label, how many cards it has in the game and how many it should
     have (``cards_expected``); a set with fewer is incomplete, and every frontend says so. A card the set
-    removes at set-up (``removed_at_setup``) is never in a game: not written, it is still accounted for."""
+    removes at set-up (``removed_at_setup``) is never in a game: not written, it is still accounted for. A
+    card it carries of a set not in this game may be written as its face only (``face_only``: their names)."""
     out = []
     for n in names(cards):
         m = manifest(cards, n)
-        have = sum(1 for c in cards.cards if cards.set[c["id"]] == n and not c.get("token"))   # tokens are no cards
+        face_only = sorted(c["name"] for c in cards.cards if c.get("face_only") and cards.carrier[c["id"]] == n)
+        have = sum(1 for c in cards.cards if cards.carrier[c["id"]] == n and not c.get("token"))   # tokens are no cards
         out.append({"set": n, "label": m.get("label", n), "cards": have, "expected": m.get("cards_expected", have),
                     "complete": complete(have, m, cards.by_name)})
+        if face_only:    # cards of a set not in this game, written as their face only: the tools say so
+            out[-1]["face_only"] = face_only
     return out
 
 

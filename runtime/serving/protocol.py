@@ -246,8 +246,11 @@ def _set_offered(set_name: str, edition: str) -> dict:
     gs = load_set(set_name, edition)
     have = sum(1 for src in gs.sources if not _TOKEN.search(src.text))   # a token (a museum) is no card
     expected = gs.manifest.get("cards_expected", have)
-    return {"set": set_name, "label": gs.manifest.get("label", set_name), "cards": have, "expected": expected,
-            "complete": set_complete(have, gs.manifest, gs.card_names)}
+    out = {"set": set_name, "label": gs.manifest.get("label", set_name), "cards": have, "expected": expected,
+           "complete": set_complete(have, gs.manifest, gs.card_names)}
+    if gs.manifest.get("requires"):      # an option of another set: played only with it (relics with Artifacts)
+        out["requires"] = list(gs.manifest["requires"])
+    return out
 
 
 @functools.lru_cache(maxsize=1)

@@ -224,7 +224,9 @@ def achieve_cost(cards: Cards, state: dict, p: int, value: int) -> int:
     cost = 5 * value
     if cards.achieve_cost == "times_held_plus_one":
         age = cards.age
-        cost *= 1 + sum(1 for a in state["players"][p]["achievements"] if isinstance(a, int) and age[a] == value)
+        home = cards.home    # a card with a home (a relic) is held, but is no achievement of that value (ruling 42)
+        cost *= 1 + sum(1 for a in state["players"][p]["achievements"]
+                        if isinstance(a, int) and age[a] == value and a not in home)
     return cost
 
 

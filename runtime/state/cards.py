@@ -68,6 +68,7 @@ class Cards:
         # set cards: the set, and the cells its sets declare (manifest "cells"): each card's numbers by icon
         # position ('bonus 3'), and its effect cells: (effect index, cell word, icon position), printed order
         self.set = [c.get("set", "base") for c in self.cards]
+        self.carrier = [c.get("carried_by", c.get("set", "base")) for c in self.cards]   # whose files hold it
         self.cell_values = [c.get("cell_values") for c in self.cards]
         self.effect_cells: list[tuple] = []
         for c in self.cards:
@@ -99,7 +100,8 @@ class Cards:
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
         self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in running order
         for k, h in sorted(enumerate(self.hooks), key=lambda kh: (kh[1].get("order", 0), kh[0])):
-            self.hooks_at.setdefault(h["point"], []).append(k)
+            # an event hook ('hook after dig') is found by its point and verb
+            self.hooks_at.setdefault(f"{h['point']} {h['verb']}" if "verb" in h else h["point"], []).append(k)
         # the sets' per-player zones (runtime/rules/zones.py), their game-wide zones (scope game) and the
         # move verb that fills each
         declared = {z: dict(spec, set=n) for n in self.set_names

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from innoscript.compiler.bundle import compile_card, edition_vocabulary, load_bundle
 from innoscript.core.diagnostics import CompileError
-from innoscript.core.editions import cards_root, load_edition
+from innoscript.core.editions import cards_root, load_edition, with_required
 from .scenario_results import scenario_results
 
 
@@ -33,7 +33,7 @@ def set_of(edition, relpath: str) -> str:
 
 
 def catalog(edition_name: str, scenario_dir: Path | None = None, sets=()) -> dict:
-    edition = load_edition(edition_name, sets=sets)
+    edition = load_edition(edition_name, sets=with_required(sets, edition_name) if sets else ())
     vocab = edition_vocabulary(edition)
     rows: dict[str, dict] = {}
     for src in edition.sources:
@@ -45,6 +45,8 @@ def catalog(edition_name: str, scenario_dir: Path | None = None, sets=()) -> dic
             data = compile_card(src.text, src.relpath, vocab).data
             row.update(age=data["age"], color=data["color"], effects=len(data["effects"]),
                        implemented=bool(data["effects"]) or bool(data.get("no_effect")))
+            if data.get("face_only"):    # a card of a set this engine does not have: its face, and it says so
+                row.update(face_only=True, set_of_card=data["set"])
         except CompileError as err:
             row.update(compiled=False, error=err.diagnostics[0].render())
         rows[src.name or src.relpath] = row
@@ -87,7 +89,8 @@ def _totals(cards: list[dict]) -> dict:
         "cards": len(cards),
         "compiled": sum(r["compiled"] for r in cards),
         "implemented": sum(r["implemented"] for r in cards),
-        "not_implemented": [r["name"] for r in cards if not r["implemented"]],
+        "not_implemented": [r["name"] for r in cards if not r["implemented"] and not r.get("face_only")],
+        "face_only": [f"{r['name']} ({r['set_of_card']})" for r in cards if r.get("face_only")],
         "effects": sum(r["effects"] for r in cards),
         "effects_with_scenario": sum(len(r["effects_with_scenario"]) for r in cards),
         "cards_fully_covered": sum(r["every_effect_has_scenario"] for r in cards),

@@ -158,8 +158,16 @@ function setChoices(select = "edition", box = "sets", prefix = "set-", onchange 
   $(box).replaceChildren();
   for (const s of (e ? e.sets : [])) {
     const c = el("input"); c.type = "checkbox"; c.value = s.set; c.id = prefix + s.set;
-    if (onchange) c.onchange = onchange;
+    // a set played only with others (relics with Artifacts): ticking it ticks them, unticking them unticks it
+    c.onchange = () => {
+      for (const r of (c.checked ? s.requires || [] : [])) { const o = $(prefix + r); if (o) o.checked = true; }
+      for (const d of (e.sets || []).filter((x) => (x.requires || []).includes(s.set))) {
+        const o = $(prefix + d.set); if (o && !c.checked) o.checked = false;
+      }
+      if (onchange) onchange();
+    };
     const l = el("label", "set-choice"); l.title = s.label; l.append(c, " " + s.label);
+    if (s.requires) l.append(el("span", "set-requires", ` (with ${s.requires.join(", ")})`));
     if (s.complete === false) l.append(el("span", "set-incomplete", ` (incomplete: ${s.cards} of ${s.expected} cards)`));
     $(box).appendChild(l);
   }
