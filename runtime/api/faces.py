@@ -61,6 +61,9 @@ def _card_catalog(edition: str, sets: tuple) -> dict:
         _cells(face, c)
         if c.get("no_effect"):
             face["no_effect"] = True      # printed with no dogma effect (not a card still to script)
+        if c.get("face_only"):            # a card of a set this engine does not have: named by its set's label
+            types = bundle["sets"][c["carried_by"]]["manifest"].get("card_types", {})
+            face["face_only"] = types.get(face["set"], face["set"])
         out.append(face)
     m = bundle["manifest"]
     manifest = {k: m[k] for k in ("colors", "icons", "hex", "icon_positions", "splays", "ages")}

@@ -303,7 +303,9 @@ class Terminal:
             self.con.print(line)
         for i, e in enumerate(dogma, 1):
             self.con.print(f"  {i}. {e['text']}")
-        if entry.get("no_effect"):
+        if entry.get("face_only"):
+            self.con.print(f"  (a card of {entry['face_only']}, a set not in this game: its effects are not here)")
+        elif entry.get("no_effect"):
             self.con.print("  (no dogma effect printed)")
         elif not entry["effects"]:
             self.con.print("  (no effects scripted yet)")

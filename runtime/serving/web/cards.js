@@ -171,7 +171,8 @@
     }
     list = list.filter((e) => !(e && e.kind === "cell"));
     if (!list.length && (face.no_effect || !boxed.length)) {
-      box.appendChild(el("p", "inno-effect", face.no_effect ? "(no dogma effect printed)" : "(no effects scripted yet)"));
+      box.appendChild(el("p", "inno-effect", face.face_only ? `(a card of ${face.face_only}, a set not in this game: its effects are not here)`
+        : face.no_effect ? "(no dogma effect printed)" : "(no effects scripted yet)"));
     }
     for (const e of list) {
       const kind = typeof e === "string" ? "" : e.kind;
