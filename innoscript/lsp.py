@@ -23,9 +23,10 @@ from innoscript import __version__
 from innoscript.core.builtins import BUILTINS
 from innoscript.compiler.bundle import compile_card, compile_hooks, edition_vocabulary, parse_card, vocabulary
 from innoscript.compiler.parser import all_keywords, lark_parser
+from innoscript.core.hook_points import HOOK_POINTS
 from innoscript.compiler.tools.render import render_text
 from innoscript.core.diagnostics import CompileError
-from innoscript.core.editions import edition_for_path, load_edition, set_for_path
+from innoscript.core.editions import edition_for_path, load_edition, set_for_path, with_required
 
 server = LanguageServer("innoscript", __version__)
 _EDITIONS: dict[str, tuple] = {}
@@ -41,7 +42,7 @@ def edition_of(uri: str):
         key = f"{set_folder.name}+{set_folder.parent.name}"
         if key not in _EDITIONS:
             try:
-                ed = load_edition(set_folder.name, sets=[set_folder.parent.name])
+                ed = load_edition(set_folder.name, sets=with_required([set_folder.parent.name], set_folder.name))
                 _EDITIONS[key] = (ed, edition_vocabulary(ed))
             except CompileError:
                 return edition_of("file:///x.inno")
@@ -247,6 +248,14 @@ def completion_items(uri: str, text: str | None = None, line: int = 0, character
     if context == "set":        # draw echoes [1]: a set's name, nothing else
         want_name = False
         items += [T.CompletionItem(label=n, kind=K.Module, detail="set", sort_text=f"0{n}") for n in vocab.set_names]
+    elif context == "hook":     # hook NAME: a hook point of the table
+        want_name = False
+        items += [T.CompletionItem(label=h.name, kind=K.Event, detail=h.doc, sort_text=f"0{h.name}")
+                  for h in HOOK_POINTS.values()]
+    elif context == "event":    # hook after VERB: a zone's verb of a set in play
+        want_name = False
+        items += [T.CompletionItem(label=v, kind=K.Keyword, detail=f"a move into the {z}", sort_text=f"0{v}")
+                  for v, z in sorted(vocab.zone_verbs.items())]
     elif context == "own":      # your.NAME: what the card records with 'record your NAME'
         want_name = False
         own = sorted(set(re.findall(r"\brecord\s+your\s+([a-z_][a-z0-9_]*)", re.sub(r"#[^\n]*", "", text))))
@@ -297,6 +306,10 @@ def _name_context(text: str, line: int, character: int) -> str | None:
     lines = text.splitlines()
     before = "\n".join(lines[:line] + [lines[line][:character] if line < len(lines) else ""])
     before = re.sub(r"[a-z_][a-z0-9_-]*$", "", before)
+    if re.search(r"(^|\n)\s*hook\s+$", before):
+        return "hook"
+    if re.search(r"(^|\n)\s*hook\s+after\s+$", before):
+        return "event"
     if re.search(r"\bdraw(\s+and\s+[a-z]+)?(\s+(\d+|\([^()]*\)))?\s*$", before):
         return "set"
     if re.search(r"\b(your|my)\.$", before):

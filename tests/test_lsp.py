@@ -191,3 +191,16 @@ def test_completion_and_hover_know_the_cells_of_the_sets_in_play():
     assert "bonus" not in labels_at(HEAD + "    if cell_value(b")
     hover = lsp.hover_text(HEAD + "    draw [1]\n}\n# echo bonus\n", uri, HEAD.count("\n") + 2, 8)
     assert hover and "cell `bonus`" in hover and "number" in hover and "score" in hover
+
+
+def test_completion_of_a_hook_offers_the_points_and_after_one_the_verbs():
+    """In a set's rules file: 'hook ' offers the hook points, 'hook after ' the zone verbs of the sets in play (the
+    relics' rules need Artifacts, so its verb 'dig' is there)."""
+    from pathlib import Path
+    from innoscript import lsp
+    uri = (Path(__file__).resolve().parent.parent / "cards" / "sets" / "relics" / "3e" / "rules" / "new.inno").as_uri()
+    points = {i.label for i in lsp.completion_items(uri, "hook \n", 0, 5)}
+    assert {"meld_action", "turn_start", "after"} <= points and "draw" not in points
+    verbs = {i.label for i in lsp.completion_items(uri, "hook after \n", 0, 11)}
+    assert "dig" in verbs and "meld_action" not in verbs and "foreshadow" not in verbs
+    assert not lsp.diagnostics_for("hook after dig(card) {\n    draw [1]\n}\n", uri)
