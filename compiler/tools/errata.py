@@ -109,9 +109,11 @@ def carrier(card) -> str:
 
 
 def _carried_cards(reference: dict, edition: str) -> dict[str, dict]:
-    """The printed cards a set carries besides its own (the reference's relics), of every set of the edition."""
+    """The printed cards each set of the edition lists besides its own ``cards`` (any other list of cards with
+    effects in the reference's set entry): the cards a set carries of other types."""
     entry = _edition_entry(reference, edition)
-    return {c["name"]: c for s in entry.get("sets", {}).values() for c in s.get("relics", [])}
+    return {c["name"]: c for s in entry.get("sets", {}).values() for k, v in s.items() if k != "cards"
+            and isinstance(v, list) for c in v if isinstance(c, dict) and "name" in c and "dogma_effects" in c}
 
 
 def check(cards_ast: list, reference: dict, edition: str) -> list[EffectCheck]:
