@@ -297,7 +297,7 @@ class Renderer:
                     f"{self.expr(n)} {_set_word(s.set)} cards of {ref}"
         if s.bind:
             self.drawn_verbs[s.bind] = s.then
-            self.binds[s.bind] = "the drawn card" if n is None else "the drawn cards"
+            self.binds[s.bind] = "the drawn card" if n is None and s.times is None else "the drawn cards"
             self.plural[s.bind] = n is not None or s.times is not None
             self.last_bind = s.bind
         return f"{verb} {qty}{self.times(s.times)}"
@@ -359,16 +359,45 @@ class Renderer:
             # "a card for each <a value>": "a number of cards ... equal to the value of your highest achievement"
             sel = self.selection(s.selection).replace("a card ", "a number of cards ", 1)
             return f"{verb} {sel} equal to {self.value_of(t.expr)}"
-        text = self.all_or_none(s.verb, s.selection, f"{verb} {self.selection(s.selection)}{self.times(s.times)}")
+        claimed = self._claimed(s) if t is None else None
+        text = claimed or \
+            self.all_or_none(s.verb, s.selection, f"{verb} {self.selection(s.selection)}{self.times(s.times)}")
         if s.verb == "place":
             text += " on top of its deck"
         if s.bind:
-            self.binds[s.bind] = f"the {past(s.verb)} cards"
-            self.bind_verbs[s.bind] = s.verb
             q = s.selection.quantity
+            one = (q is None or q.kind == "one" or (q.kind == "exact" and q.n == A.Int(1))) and (
+                not isinstance(s.selection.source, A.Name) or not self.plural.get(s.selection.source.name, True))
+            self.binds[s.bind] = f"the {past(s.verb)} {'card' if one else 'cards'}"
+            self.bind_verbs[s.bind] = s.verb
             self.plural[s.bind] = not (q is None or q.kind == "one")
             self.last_bind = s.bind
         return text
+
+    def _claimed(self, s: A.Move) -> str | None:
+        """'achieve a card from available achievements': claiming an achievement, as the printed texts say,
+        with the eligibility the script asks for ('if eligible') or not ('ignoring eligibility')."""
+        sel = s.selection
+        if not (s.verb == "achieve" and isinstance(sel.source, A.Zone) and sel.source.kind == "available"
+                and sel.order == "any" and not sel.each_color and sel.position is None and sel.chooser is None):
+            return None
+        q = sel.quantity
+        eligible = [f for f in sel.filters if f.kind == "where" and isinstance(f.cond, A.Call)
+                    and f.cond.fn == "eligible" and f.cond.args == [A.Pronoun("it")]]
+        rest = [f for f in sel.filters if f not in eligible]
+        if q is None or q.kind == "one":
+            what, plural = "an achievement", False
+        elif q.kind == "all":
+            what, plural = "all the achievements", True
+        elif q.kind == "exact":
+            what, plural = f"{self.expr(q.n)} achievements", True
+        else:
+            return None
+        parts = [what] + [self.filter(f, plural) for f in rest]
+        if rest and all(f.kind in ("value", "values") for f in rest):
+            values = " ".join(self.filter(f) for f in rest)
+            parts = [what, f"of value {values.removeprefix('of value ')}"]
+        return " ".join(["claim"] + parts) + (", if eligible" if eligible else ", ignoring eligibility")
 
     def s_Dogma(self, s: A.Dogma) -> str:
         text = f"dogma {self.expr(s.target)}" + (f", {s.mark}" if s.mark else "")
@@ -552,9 +581,11 @@ class Renderer:
     def _selection(self, sel: A.Selection) -> str:
         src = sel.source
         if isinstance(src, A.Zone) and src.kind == "available" and sel.order == "any" and not sel.each_color \
-                and (sel.quantity is None or sel.quantity.kind == "one") and sel.filters \
-                and all(f.kind in ("value", "values") for f in sel.filters):
+                and (sel.quantity is None or sel.quantity.kind == "one") and sel.position is None \
+                and sel.chooser is None and all(f.kind in ("value", "values") for f in sel.filters):
             # "junk an available achievement of value [1] or [2]", as printed
+            if not sel.filters:
+                return "an available achievement"
             values = " ".join(self.filter(f) for f in sel.filters)
             return f"an available achievement of value {values.removeprefix('of value ')}"
         if isinstance(sel.source, A.Beneath):
@@ -847,6 +878,8 @@ class Renderer:
             return f"{self.possessive(a[0])} highest splay"
         if f == "eligible":
             return f"you are eligible to achieve {self.expr(a[0])}"
+        if f == "has" and len(a) == 2:
+            return f"{self.expr(a[0])} {'have' if self.plural.get(getattr(a[0], 'name', None)) else 'has'} {self.icon(a[1])}"
         if f == "alphabetically_before":
             return f"{self.subject(a[0])} comes before {self.expr(a[1])} in the alphabet"
         if f == "same_icons":
@@ -992,6 +1025,22 @@ class Renderer:
             return None
         return f"you are the only player with {self.expr(x.right)} {kind}"
 
+    def _icon_in_common(self, e) -> tuple[str, str] | None:
+        """'count(all_icons() where (has(A, it) and has(B, it)))': the icons A and B have in common."""
+        if not (isinstance(e, A.Call) and e.fn in ("count", "count_player") and isinstance(e.args[0], A.Where)):
+            return None
+        w = e.args[0]
+        c = w.cond
+        if not (isinstance(w.base, A.Call) and w.base.fn == "all_icons" and isinstance(c, A.BinOp) and c.op == "and"):
+            return None
+        icon = A.Name(w.name) if w.name else A.Pronoun("it")
+        sides = []
+        for x in (c.left, c.right):
+            if not (isinstance(x, A.Call) and x.fn == "has" and len(x.args) == 2 and x.args[1] == icon):
+                return None
+            sides.append(self.expr(x.args[0]))
+        return sides[0], sides[1]
+
     def _all_are(self, e: A.Compare) -> str | None:
         """'count(Z where (not (it is C) and value(it) < N)) == 0': all non-C Z are value [N] or higher."""
         left = e.left
@@ -1007,7 +1056,7 @@ class Renderer:
             else:
                 conds.append(c)
         adjectives, predicate = [], None
-        flip = {"<": "or higher", "<=": "higher", ">": "or lower", ">=": "lower"}
+        flip = {"<": "or higher", "<=": "higher", ">": "or lower", ">=": "lower", "!=": ""}
         for c in conds:
             if isinstance(c, A.Not) and isinstance(c.operand, A.Is) and self._is_pronoun(c.operand.subject, "it") \
                     and isinstance(c.operand.what, A.Name):
@@ -1015,7 +1064,7 @@ class Renderer:
             elif isinstance(c, A.Compare) and c.op in flip and isinstance(c.left, A.Call) and c.left.fn == "value" \
                     and self._is_pronoun(c.left.args[0], "it") and isinstance(c.right, A.Int) and predicate is None:
                 n = c.right.value
-                predicate = f"value [{n}] {flip[c.op]}" if c.op in ("<", ">") else \
+                predicate = f"value [{n}] {flip[c.op]}".strip() if c.op in ("<", ">", "!=") else \
                     f"value {'higher' if c.op == '<=' else 'lower'} than [{n}]"
             else:
                 return None
@@ -1046,6 +1095,10 @@ class Renderer:
                 and e.right.args[0] == left.args[0].args[0] and e.op == "<":
             return f"two or more of {self.expr(e.right.args[0])} are the same color"
         zero = isinstance(e.right, A.Int) and e.right.value == 0
+        shared = self._icon_in_common(left) if zero and e.op in (">", "==") else None
+        if shared:      # "count(all_icons() where (has(A, it) and has(B, it))) > 0"
+            a, b = shared
+            return f"{a} {'shares an' if e.op == '>' else 'shares no'} icon with {b}"
         if zero and e.op in (">", "==", "!=") and (isinstance(left, A.ActionVar) and left.name.endswith("_by_demand")):
             verb = left.name[: -len("_by_demand")]
             return (f"any card was {verb} due to the demand" if e.op != "==" else
@@ -1070,8 +1123,8 @@ class Renderer:
             return f"you have {phrase} {self.noun(left.args[0])}"
         if zero and e.op in (">", "==", "!=") and isinstance(left, A.Call) and left.fn in ("count", "count_player"):
             what = left.args[0]
-            if isinstance(what, A.Name) and what.name in self.bind_verbs:
-                v = self.bind_verbs[what.name]
+            if isinstance(what, A.Name) and (what.name in self.bind_verbs or self.drawn_verbs.get(what.name)):
+                v = self.bind_verbs.get(what.name) or self.drawn_verbs[what.name]    # "draw and score ... as x"
                 return f"you {past(v)} any" if e.op != "==" else f"you {past(v)} none"
             return self._there_are(self.noun(what), e.op == "==")
         if isinstance(left, A.Call) and left.fn in ("count", "count_player") and isinstance(left.args[0], A.Name) \
