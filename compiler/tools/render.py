@@ -10,6 +10,7 @@ Conventions follow the printed cards: "[N]" for a card of value N,
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .. import ast as A
 
@@ -219,8 +220,12 @@ class Renderer:
     @staticmethod
     def _same_move_elsewhere(s, nxt) -> bool:
         """Two moves alike but for the zone they take from (both zones of the same player)."""
-        if not (isinstance(s, A.Move) and isinstance(nxt, A.Move) and s.verb == nxt.verb
-                and s.bind is None and nxt.bind is None and s.times is None and nxt.times is None):
+        if isinstance(s, A.Transfer) and isinstance(nxt, A.Transfer):
+            if s.dest != nxt.dest:
+                return False
+        elif not (isinstance(s, A.Move) and isinstance(nxt, A.Move) and s.verb == nxt.verb):
+            return False
+        if not (s.bind is None and nxt.bind is None and s.times is None and nxt.times is None):
             return False
         a, b = s.selection, nxt.selection
         return (isinstance(a.source, A.Zone) and isinstance(b.source, A.Zone) and a.source.kind != b.source.kind
@@ -312,7 +317,14 @@ class Renderer:
         if isinstance(age, A.Int):
             return f"[{age.value}]"
         named = self.value_expr(age)
-        return named if named in ("the chosen value", "that value") else f"value {named}"   # "a card of that value"
+        if named in ("the chosen value", "that value"):       # "a card of that value"
+            return named
+        return f"value {named}" if self._said_as_is(age) else f"value {_equal_to(named)}"
+
+    @staticmethod
+    def _said_as_is(e) -> bool:
+        """A value read off a card ('of value the melded card') or recorded during the action: no 'equal to'."""
+        return (isinstance(e, A.Call) and e.fn == "value") or isinstance(e, A.ActionVar)
 
     def value_of(self, e: A.Call) -> str:
         """'the value of your highest achievement': highest/lowest of a zone, as printed."""
@@ -360,6 +372,11 @@ class Renderer:
             sel = self.selection(s.selection).replace("a card ", "a number of cards ", 1)
             return f"{verb} {sel} equal to {self.value_of(t.expr)}"
         claimed = self._claimed(s) if t is None else None
+        eligible = [f for f in s.selection.filters if self._eligible(f)] if s.verb == "achieve" else []
+        if eligible and not claimed and s.selection.quantity is not None and s.selection.quantity.kind == "one":
+            # "achieve a card from your hand where (eligible(it))": "achieve a card from your hand, if eligible"
+            sel = replace(s.selection, filters=[f for f in s.selection.filters if f not in eligible])
+            claimed = self.all_or_none(s.verb, sel, f"achieve {self.selection(sel)}{self.times(s.times)}, if eligible")
         text = claimed or \
             self.all_or_none(s.verb, s.selection, f"{verb} {self.selection(s.selection)}{self.times(s.times)}")
         if s.verb == "place":
@@ -374,6 +391,11 @@ class Renderer:
             self.last_bind = s.bind
         return text
 
+    @staticmethod
+    def _eligible(f: A.Filter) -> bool:
+        return f.kind == "where" and isinstance(f.cond, A.Call) and f.cond.fn == "eligible" \
+            and f.cond.args == [A.Pronoun("it")]
+
     def _claimed(self, s: A.Move) -> str | None:
         """'achieve a card from available achievements': claiming an achievement, as the printed texts say,
         with the eligibility the script asks for ('if eligible') or not ('ignoring eligibility')."""
@@ -382,8 +404,7 @@ class Renderer:
                 and sel.order == "any" and not sel.each_color and sel.position is None and sel.chooser is None):
             return None
         q = sel.quantity
-        eligible = [f for f in sel.filters if f.kind == "where" and isinstance(f.cond, A.Call)
-                    and f.cond.fn == "eligible" and f.cond.args == [A.Pronoun("it")]]
+        eligible = [f for f in sel.filters if self._eligible(f)]
         rest = [f for f in sel.filters if f not in eligible]
         if q is None or q.kind == "one":
             what, plural = "an achievement", False
@@ -395,8 +416,7 @@ class Renderer:
             return None
         parts = [what] + [self.filter(f, plural) for f in rest]
         if rest and all(f.kind in ("value", "values") for f in rest):
-            values = " ".join(self.filter(f) for f in rest)
-            parts = [what, f"of value {values.removeprefix('of value ')}"]
+            parts = [what, self._of_value(rest)]
         return " ".join(["claim"] + parts) + (", if eligible" if eligible else ", ignoring eligibility")
 
     def s_Dogma(self, s: A.Dogma) -> str:
@@ -578,16 +598,29 @@ class Renderer:
             return f"the {sel.position} card of {self.zone(src)}"
         return self._selection(sel)
 
+    def _of_value(self, filters: list) -> str:
+        """Value filters after 'an achievement': 'of value [1] or [2]', 'of value equal to ...'."""
+        values = " ".join(self.filter(f) for f in filters)
+        if values.startswith("of the "):      # "of the highest value in ...": of value equal to it
+            values = "equal to " + values[len("of "):]
+        return f"of value {values.removeprefix('of value ')}"
+
     def _selection(self, sel: A.Selection) -> str:
         src = sel.source
+        q = sel.quantity
+        if isinstance(src, A.Zone) and sel.order == "any" and (q is None or q.kind == "one") and len(sel.filters) == 1 \
+                and sel.filters[0].kind == "value" and sel.filters[0].cmp == "==" \
+                and isinstance(sel.filters[0].value, A.Call) and sel.filters[0].value.fn in ("highest", "lowest") \
+                and sel.filters[0].value.args == [A.ZoneExpr(src)]:
+            # "a card of value highest(the junk) from the junk": the highest card in the junk
+            return self._selection(replace(sel, order=sel.filters[0].value.fn, filters=[]))
         if isinstance(src, A.Zone) and src.kind == "available" and sel.order == "any" and not sel.each_color \
                 and (sel.quantity is None or sel.quantity.kind == "one") and sel.position is None \
                 and sel.chooser is None and all(f.kind in ("value", "values") for f in sel.filters):
             # "junk an available achievement of value [1] or [2]", as printed
             if not sel.filters:
                 return "an available achievement"
-            values = " ".join(self.filter(f) for f in sel.filters)
-            return f"an available achievement of value {values.removeprefix('of value ')}"
+            return f"an available achievement {self._of_value(sel.filters)}"
         if isinstance(sel.source, A.Beneath):
             return " ".join([self.expr(sel.source)] + [self.filter(f) for f in sel.filters])
         if isinstance(sel.source, A.Name) and sel.quantity is None and sel.order == "any" and not sel.filters:
@@ -672,8 +705,10 @@ class Renderer:
             named = self.expr(f.value)
             if named in ("the chosen value", "that value") and f.cmp in ("==", "<=", ">="):
                 return f"of {named}" + {"==": "", "<=": " or less", ">=": " or more"}[f.cmp]   # as printed
+            if f.cmp == "==" and named.startswith(("the highest value ", "the lowest value ")):
+                return f"of {named}"        # "a top card of the highest value in the transferred cards"
             if f.cmp == "==":
-                return f"of value {named}"
+                return f"of value {named if self._said_as_is(f.value) else _equal_to(named)}"
             return f"of value {CMP[f.cmp]} {self.expr(f.value)}"
         if k == "values":
             vs = [f"[{v.value}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values]
@@ -738,7 +773,10 @@ class Renderer:
             if not isinstance(z.age, A.Int) and isinstance(z.age, A.Name) and z.age.name in self.binds:
                 return "that deck"
             of = f"{_set_word(z.name)} " if z.name else ""    # "the Echoes [3] deck"
-            return f"the {of}{self.value_ref(z.age)} deck"
+            ref = self.value_ref(z.age)
+            if not ref.startswith("["):         # "the deck of that value", "the deck of value equal to ..."
+                return f"the {of}deck of {ref}"
+            return f"the {of}{ref} deck"
         return {"junk": "the junk", "available": "the available achievements",
                 "available_special": "the available special achievements",
                 "available_all": "the available standard and special achievements",
@@ -1177,19 +1215,20 @@ class Renderer:
             return f"{item} is {'not ' if e.negate else ''}still a top card"   # on any board
         return f"{item} is {'not ' if e.negate else ''}among {coll}"
 
-    @staticmethod
-    def element(e) -> str:
+    def element(self, e) -> str:
         """What one item of a collection is called: 'that player', 'that color', 'that value', 'that card'."""
+        if isinstance(e, A.Name) and e.name in self.let_exprs:
+            return self.element(self.let_exprs[e.name])
         if isinstance(e, A.PlayerSet):
             return "player"
         if isinstance(e, A.Call) and e.fn in ("colors", "all_colors", "splayed"):
             return "color"
-        if isinstance(e, A.Call) and e.fn in ("values_of", "values", "ages"):
+        if isinstance(e, A.Call) and e.fn in ("values_of", "values", "ages", "cell_values"):
             return "value"
         if isinstance(e, A.Call) and e.fn == "all_icons":
             return "icon"
         if isinstance(e, A.Where):
-            return Renderer.element(e.base)
+            return self.element(e.base)
         return "card"
 
     def _attribute(self, attr: str, of) -> str:
@@ -1352,6 +1391,16 @@ def _third_person(text: str, who: str) -> str:
         words[0] = verb + "s"
     rest = " ".join(words).replace(" your ", " their ").replace(" you ", " they ").replace(_PERFORMER, "your")
     return f"{who} {rest}".strip()
+
+
+def _equal_to(value: str) -> str:
+    """A value named by what it is taken from: 'of value equal to the number of ...', as printed; a number, a
+    value already 'equal to' something, or one 'higher'/'lower' than another stays as it is."""
+    first = value.split(" ", 1)[0]
+    if value.startswith(("equal to ", "[", "at ")) or first in NUMBERS or first.isdigit() \
+            or re.match(r"\S+ (higher|lower) than ", value):
+        return value
+    return f"equal to {value}"
 
 
 def _plural(word: str) -> str:
