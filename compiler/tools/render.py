@@ -277,6 +277,19 @@ class Renderer:
             return f"color present on {self.expr(e.left.args[0])} not present on {right}"
         if isinstance(e, A.Name) and e.name in self.bind_verbs:
             return f"card you {self.bind_verbs[e.name]}"
+        if isinstance(e, A.ZoneExpr) and e.zone.owner is not None and e.zone.owner.kind in ("you", "me", "them") \
+                and e.zone.kind in ("top", "hand", "score", "board"):
+            # "for each top card on your board", "for each card in your hand"
+            owner = self.owner(e.zone.owner)
+            return {"top": f"top card on {owner} board", "hand": f"card in {owner} hand",
+                    "score": f"card in {owner} score pile", "board": f"card on {owner} board"}[e.zone.kind]
+        if isinstance(e, A.Name) and isinstance(self.let_exprs.get(e.name), A.Where) \
+                and isinstance(self.let_exprs[e.name].base, A.PlayerSet):
+            return self.counted(self.let_exprs[e.name])
+        if isinstance(e, A.PlayerSet):
+            return {"all": "player", "opponents": "opponent", "others": "other player"}[e.kind]
+        if isinstance(e, A.Where) and isinstance(e.base, A.PlayerSet) and not e.name:
+            return f"{self.counted(e.base)} {self.where(e.cond)}"
         return self.expr(e)
 
     def s_Draw(self, s: A.Draw) -> str:
@@ -302,7 +315,8 @@ class Renderer:
                     f"{self.expr(n)} {_set_word(s.set)} cards of {ref}"
         if s.bind:
             self.drawn_verbs[s.bind] = s.then
-            self.binds[s.bind] = "the drawn card" if n is None and s.times is None else "the drawn cards"
+            did = past(s.then) if s.then in ("meld", "tuck", "score") else "drawn"     # "the melded card"
+            self.binds[s.bind] = f"the {did} card" if n is None and s.times is None else f"the {did} cards"
             self.plural[s.bind] = n is not None or s.times is not None
             self.last_bind = s.bind
         return f"{verb} {qty}{self.times(s.times)}"
@@ -986,7 +1000,32 @@ class Renderer:
         w = self.expr(e)
         return {"you": "your", "I": "my", "they": "their"}.get(w, f"{w}'s")
 
+    def _visible(self, e) -> str | None:
+        """'count(first(pile(P, C), 1)) + count(below(pile(P, C), 1) where (splay_of(P, C) != "none"))': the
+        top card of a pile, and the cards under it when it is splayed: the visible cards of that color."""
+        if not (isinstance(e, A.BinOp) and e.op == "+"):
+            return None
+        top, under = e.left, e.right
+        if not (isinstance(top, A.Call) and top.fn in ("count", "count_player") and isinstance(top.args[0], A.Call)
+                and top.args[0].fn == "first" and top.args[0].args[1] == A.Int(1)
+                and isinstance(top.args[0].args[0], A.Call) and top.args[0].args[0].fn == "pile"):
+            return None
+        pile = top.args[0].args[0]
+        who, color = pile.args
+        if not (isinstance(under, A.Call) and under.fn in ("count", "count_player") and isinstance(under.args[0], A.Where)
+                and under.args[0].base == A.Call("below", [pile, A.Int(1)])
+                and under.args[0].cond == A.Compare("!=", A.Call("splay_of", [who, color]), A.Str("none"))):
+            return None
+        if isinstance(color, A.Name) and color.name not in self.lets and color.name not in self.binds:
+            cards = f"visible {color.name} cards"
+        else:
+            cards = f"visible cards of {self.color_phrase(color)}"
+        return f"the number of {cards} on {self.possessive(who)} board"
+
     def e_BinOp(self, e: A.BinOp):
+        visible = self._visible(e)
+        if visible:
+            return visible
         if e.op == "and":
             only = self._only_player(e)
             if only:
