@@ -1082,6 +1082,64 @@ class Renderer:
             return f"you have {'more' if op == '>' else 'fewer'} {noun} than {who}"
         return None
 
+    def _measure(self, e) -> tuple[str, str, str] | None:
+        """A count of a player's icons or cards, as (whose: 'you'/'them', what it counts, its noun's kind)."""
+        if isinstance(e, A.Call) and e.fn == "icons" and len(e.args) == 2 and isinstance(e.args[0], A.Name) \
+                and e.args[0].name not in self.binds and e.args[0].name not in self.lets \
+                and isinstance(e.args[1], A.ZoneExpr) and e.args[1].zone.kind == "board" \
+                and e.args[1].zone.owner is not None and e.args[1].zone.owner.kind in ("you", "them"):
+            return e.args[1].zone.owner.kind, f"[{e.args[0].name}]", "icons"
+        if isinstance(e, A.Call) and e.fn in ("count", "count_player") and isinstance(e.args[0], A.ZoneExpr) \
+                and e.args[0].zone.owner is not None and e.args[0].zone.owner.kind in ("you", "them") \
+                and e.args[0].zone.kind in ("hand", "score", "board", "top"):
+            kind = e.args[0].zone.kind
+            what = {"hand": "cards in your hand", "score": "cards in your score pile", "board": "cards on your board",
+                    "top": "top cards on your board"}[kind]
+            return e.args[0].zone.owner.kind, what, "cards"
+        return None
+
+    def _mine_against_theirs(self, c) -> tuple[str, str, str] | None:
+        """'f(them) OP f(you)' as (how yours compares with theirs, what is counted, its kind)."""
+        if not (isinstance(c, A.Compare) and c.op in ("<", ">", "<=", ">=")):
+            return None
+        left, right = self._measure(c.left), self._measure(c.right)
+        if left is None or right is None or left[1:] != right[1:] or {left[0], right[0]} != {"you", "them"}:
+            return None
+        op = c.op if left[0] == "you" else {"<": ">", ">": "<", "<=": ">=", ">=": "<="}[c.op]
+        return op, left[1], left[2]
+
+    def _most_or_least(self, q: A.Quantified) -> str | None:
+        """'all other players have (f(them) < f(you))': you have the most of it ('or tie for the most' when a tie
+        is enough); several such, all strict: 'you have fewer [factory], fewer [crown], and fewer [castle] than
+        each other player'."""
+        if q.kind not in ("all", "no") or q.players.kind not in ("others", "opponents", "all"):
+            return None
+        if q.kind == "all" and isinstance(q.cond, A.BinOp) and q.cond.op == "and" and q.players.kind != "all":
+            parts, stack = [], [q.cond]
+            while stack:
+                x = stack.pop(0)
+                if isinstance(x, A.BinOp) and x.op == "and":
+                    stack[:0] = [x.left, x.right]
+                else:
+                    parts.append(self._mine_against_theirs(x))
+            if any(p is None for p in parts) or len({p[0] for p in parts}) != 1 or parts[0][0] not in ("<", ">"):
+                return None
+            word = "more" if parts[0][0] == ">" else "fewer"
+            items = [f"{word} {p[1]}" for p in parts]
+            listed = items[0] if len(items) == 1 else ", ".join(items[:-1]) + ", and " + items[-1]
+            who = {"others": "each other player", "opponents": "each opponent"}[q.players.kind]
+            return f"you have {listed} than {who}"
+        found = self._mine_against_theirs(q.cond)
+        if found is None:
+            return None
+        op, what, kind = found
+        if q.kind == "no":      # no player has theirs < yours: every player has theirs >= yours
+            op = {"<": ">=", ">": "<=", "<=": ">", ">=": "<"}[op]
+        if q.players.kind == "all" and op in ("<", ">"):      # never true of yourself
+            return None
+        most = "the most" if op in (">", ">=") else ("the least" if kind == "icons" else "the fewest")
+        return f"you have {most} {what}" + (f", or tie for {most}" if op in (">=", "<=") else "")
+
     def _only_player(self, e: A.BinOp) -> str | None:
         """'count(your Z) == N and no other players have (count(their Z) == N)': you are the only player with N Z."""
         a, b = e.left, e.right
@@ -1348,7 +1406,7 @@ class Renderer:
         return f"{items[0]} and {items[1]} are top cards on any board"
 
     def e_Quantified(self, e: A.Quantified):
-        each = self._each_player(e)
+        each = self._each_player(e) or self._most_or_least(e)
         if each:
             return each
         who = self.e_PlayerSet(e.players)
