@@ -335,6 +335,13 @@ class Renderer:
             return named
         return f"value {named}" if self._said_as_is(age) else f"value {_equal_to(named)}"
 
+    def _top_of(self, e) -> str | None:
+        """A player's top cards ('your top cards'): whose they are ('your'), else None."""
+        if isinstance(e, A.ZoneExpr) and e.zone.kind == "top" and e.zone.owner is not None \
+                and e.zone.owner.kind not in ("opponents", "others", "all", "any_player", "any_opponent"):
+            return self.owner(e.zone.owner)
+        return None
+
     @staticmethod
     def _said_as_is(e) -> bool:
         """A value read off a card ('of value the melded card') or recorded during the action: no 'equal to'."""
@@ -361,6 +368,9 @@ class Renderer:
         if isinstance(e, A.Call) and e.fn == "value":
             return self.expr(e.args[0])
         if isinstance(e, A.Call) and e.fn in ("highest", "lowest"):
+            top = self._top_of(e.args[0])
+            if top:
+                return f"the {e.fn} top card on {top} board"      # "one higher than the highest top card on your board"
             return f"the {e.fn} card in {self.expr(e.args[0])}"
         if isinstance(e, A.Call) and e.fn in ("count", "count_player"):
             return f"equal to the number of {self.expr(e.args[0])}"
@@ -677,10 +687,13 @@ class Renderer:
         if sel.unrevealed is not None:
             words.append("(unrevealed)")
         after: list[str] = []
+        icon_filters: list[str] = []     # "with a [castle]": before the zone, as printed
         for f in sel.filters:
             if f in colors:
                 continue
             after.append(self.filter(f, plural))
+            if f.kind in ("with", "without"):
+                icon_filters.append(after[-1])
         if sel.each_color:
             after.append("of each color")
         src = sel.source
@@ -696,8 +709,8 @@ class Renderer:
             # "a [2]", and "all [9] from your hand" as printed
             text = f"{'all' if words[0] == 'all the' else words[0]} " + " or ".join(v for v in value_first)
             after = [a for a in after if not a.startswith("[")]
-        parts = [text] + [a for a in after if a.startswith("with")] + [source] + \
-                [a for a in after if not a.startswith("with")]
+        parts = [text] + [a for a in after if a in icon_filters] + [source] + \
+                [a for a in after if a not in icon_filters]
         if sel.chooser == "me":
             parts.append("of my choice")
         return " ".join(p for p in parts if p)
@@ -737,6 +750,9 @@ class Renderer:
             return f"named {f.name}"
         if k == "not_this":
             return f"other than {self.this}"
+        if k == "where" and isinstance(f.cond, A.Compare) and f.cond.op == ">" and f.cond.right == A.Int(0) \
+                and f.cond.left == A.Call("demand_effects", [A.Pronoun("it")]):
+            return "with a demand effect"
         if k == "where":
             return self.where(f.cond, plural)
         return k
@@ -844,6 +860,9 @@ class Renderer:
         if f == "value":
             return self._attribute("value", a[0])
         if f in ("highest", "lowest"):
+            top = self._top_of(a[0])
+            if top:
+                return f"the value of {top} {f} top card"
             return f"the {f} value in {self.expr(a[0])}"
         if f in ("highest_value", "lowest_value"):
             inner = self.expr(a[0])
