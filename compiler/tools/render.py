@@ -261,6 +261,9 @@ class Renderer:
             return self.counted(e.args[0])
         if isinstance(e, A.Call) and e.fn == "colors":
             return f"color on {self.expr(e.args[0])}"
+        if isinstance(e, A.Call) and e.fn == "splayed":
+            way = self.plain(e.args[0])
+            return "color you have splayed" + ("" if way == "any" else f" {way}")
         if isinstance(e, A.Where) and isinstance(e.base, A.Call) and e.base.fn == "all_colors" \
                 and isinstance(e.cond, A.Compare) and e.cond.op == ">" and e.cond.right == A.Int(0) \
                 and isinstance(e.cond.left, A.Call) and e.cond.left.fn == "icons" \
@@ -345,7 +348,8 @@ class Renderer:
     @staticmethod
     def _said_as_is(e) -> bool:
         """A value read off a card ('of value the melded card') or recorded during the action: no 'equal to'."""
-        return (isinstance(e, A.Call) and e.fn == "value") or isinstance(e, A.ActionVar)
+        return (isinstance(e, A.Call) and e.fn == "value" and isinstance(e.args[0], (A.Name, A.Pronoun))) \
+            or isinstance(e, A.ActionVar)
 
     def value_of(self, e: A.Call) -> str:
         """'the value of your highest achievement': highest/lowest of a zone, as printed."""
@@ -562,6 +566,11 @@ class Renderer:
 
     def s_ForEach(self, s: A.ForEach) -> str:
         self.binds[s.name] = f"that {self.element(s.iterable)}"
+        if len(s.body) == 1 and isinstance(s.body[0], (A.Splay, A.Unsplay)) and s.body[0].color == A.Name(s.name) \
+                and getattr(s.body[0], "board", None) is None and self.element(s.iterable) == "color":
+            # "for each color on your board, splay it aslant": "splay each color on your board aslant"
+            way = f" {s.body[0].direction}" if isinstance(s.body[0], A.Splay) else ""
+            return f"{'splay' if way else 'unsplay'} each {self.counted(s.iterable)}{way}"
         return f"for each of {self.expr(s.iterable)}, {self.clause(s.body)}"
 
     def s_Repeat(self, s: A.Repeat) -> str:
@@ -882,6 +891,10 @@ class Renderer:
         if f == "icons":
             return f"the number of {self.icon(a[0])} on {self.expr(a[1])}"
         if f == "top":
+            if isinstance(a[1], A.Name) and a[1].name not in self.lets and a[1].name not in self.binds \
+                    and isinstance(a[0], A.ZoneExpr) and a[0].zone.kind == "board" and a[0].zone.owner is not None \
+                    and a[0].zone.owner.kind in ("you", "me", "them"):
+                return f"the top {a[1].name} card on {self.owner(a[0].zone.owner)} board"   # as printed
             return f"the top card of {self.expr(a[1])} in {self.expr(a[0])}"
         if f == "pile":
             owner = self.possessive(a[0])
@@ -1321,6 +1334,14 @@ class Renderer:
     def e_In(self, e: A.In):
         item = self.expr(e.item)
         coll = self.expr(e.collection)
+        tops = self._top_of(e.collection.args[0]) if isinstance(e.collection, A.Call) and e.collection.fn == "colors" \
+            and e.collection.args else None
+        if isinstance(e.item, A.Call) and e.item.fn == "color" and tops in ("your", "my"):
+            # "color(x) in colors(your top cards)": you have a top card of its color
+            who = "you" if tops == "your" else "I"
+            subject = self.subject(e.item.args[0])
+            color = "its color" if subject == "it" else f"the color of {subject}"
+            return f"{who} {'do not have' if e.negate else 'have'} a top card of {color}"
         if isinstance(e.item, A.Call) and e.item.fn == "color":
             item = f"{self.subject(e.item.args[0])} is the same color as any card"
             coll = coll.replace("the colors in ", "on ")
