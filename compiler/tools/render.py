@@ -656,6 +656,16 @@ class Renderer:
             return f"an available achievement {self._of_value(sel.filters)}"
         if isinstance(sel.source, A.Beneath):
             return " ".join([self.expr(sel.source)] + [self.filter(f) for f in sel.filters])
+        among = sel.filters[0].cond if len(sel.filters) == 1 and sel.filters[0].kind == "where" else None
+        if isinstance(src, A.Zone) and src.kind == "hand" and src.owner is not None and src.owner.kind == "you" \
+                and sel.order == "any" and not sel.each_color and sel.position is None and sel.chooser is None \
+                and q is not None and q.kind in ("one", "all") and isinstance(among, A.In) and not among.negate \
+                and among.item == A.Pronoun("it") and isinstance(among.collection, A.Name) \
+                and among.collection.name in self.binds and self.plural.get(among.collection.name) \
+                and self.binds[among.collection.name].startswith("the "):
+            # "a card from your hand where (it in drawn)": one of the drawn cards (they went to the hand)
+            bound = self.binds[among.collection.name]
+            return f"one of {bound}" if q.kind == "one" else f"all {bound} in your hand"
         if isinstance(sel.source, A.Name) and sel.quantity is None and sel.order == "any" and not sel.filters:
             if sel.source.name == self.last_bind:
                 return "them" if self.plural.get(sel.source.name) else "it"
@@ -1261,6 +1271,13 @@ class Renderer:
                 and left.args[0].fn == "colors" and isinstance(e.right, A.Call) and e.right.fn in ("count", "count_player") \
                 and e.right.args[0] == left.args[0].args[0] and e.op == "<":
             return f"two or more of {self.expr(e.right.args[0])} are the same color"
+        if e.op == "==" and e.right == A.Int(1) and isinstance(left, A.Call) and left.fn in ("count", "count_player") \
+                and isinstance(left.args[0], A.Call) and left.args[0].fn in ("colors", "values_of") \
+                and isinstance(left.args[0].args[0], A.Name):
+            # "count(colors(drawn)) == 1": the drawn cards are all of one color
+            cards = self.expr(left.args[0].args[0])
+            return f"{cards} are all the same color" if left.args[0].fn == "colors" else \
+                f"{cards} all have the same value"
         zero = isinstance(e.right, A.Int) and e.right.value == 0
         shared = self._icon_in_common(left) if zero and e.op in (">", "==") else None
         if shared:      # "count(all_icons() where (has(A, it) and has(B, it))) > 0"
