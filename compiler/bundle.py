@@ -56,6 +56,9 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
                    ages=list(manifest["ages"]), sets=list(manifest["sets"]),
                    card_names=set(card_names or ()),
                    specials={s["name"] for s in manifest["special_achievements"]})
+    v.positions, v.edition_positions = list(manifest["icon_positions"]), len(manifest["icon_positions"])
+    for sm in sets:
+        v.positions += [p for p in sm.get("icon_positions", []) if p not in v.positions]
     for sm in sets:
         v.set_names.append(sm["set"])
         v.ages = sorted(set(v.ages) | set(sm["ages"]))
@@ -99,6 +102,14 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
 
 def edition_vocabulary(edition: Edition) -> Vocabulary:
     return vocabulary(edition.manifest, edition.card_names, edition.sets)
+
+
+def all_positions(manifest: dict, set_manifests) -> list[str]:
+    """The icon positions of a game: the edition's, then those the sets in play add (``icon_positions``)."""
+    out = list(manifest.get("icon_positions", []))
+    for sm in set_manifests:
+        out += [p for p in sm.get("icon_positions", []) if p not in out]
+    return out
 
 
 def cell_words(manifest: dict, set_manifests) -> set[str]:
@@ -412,6 +423,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
     words = cell_words(m, [v["manifest"] for v in sets.values()]) if isinstance(m.get("icons"), list) else set()
     cells = {w: spec for v in sets.values() for w, spec in v["manifest"].get("cells", {}).items()}
     ages = set(m.get("ages", [])) | {a for v in sets.values() for a in v["manifest"].get("ages", [])}
+    positions = all_positions(m, [v["manifest"] for v in sets.values()])
     names = set()
     for i, card in enumerate(cards):
         if not isinstance(card, dict) or card.get("id") != i or not isinstance(card.get("name"), str):
@@ -442,7 +454,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         if card.get("age") not in ages or card.get("color") not in m.get("colors", []):
             fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")
         icons = card.get("icons")
-        if not isinstance(icons, list) or len(icons) != len(m.get("icon_positions", [])) or \
+        if not isinstance(icons, list) or len(icons) not in (len(m.get("icon_positions", [])), len(positions)) or \
                 any(x is not None and x not in words for x in icons):
             fail(f"{label}: icons are one of the edition's icons per position (null: a position printed empty)")
         if card.get("dogma") is None and not card.get("no_effect"):
@@ -574,6 +586,12 @@ def _check_set_manifests(bundle: dict, sets: dict, fail) -> None:
             if spec.get("counts_as", m.get("hex")) not in icons:
                 fail(f"set {name[:40]!r}: icon {icon[:40]!r} counts as {str(spec.get('counts_as'))[:40]!r}, "
                      "no icon of the edition")
+        own = set(sm.get("icon_positions", []))
+        if own & set(m.get("icon_positions", [])):
+            fail(f"set {name[:40]!r}: icon positions {sorted(own & set(m['icon_positions']))} are the edition's own")
+        for d, ps in sm.get("splays", {}).items():
+            if d not in m.get("splays", {}) or not set(ps) <= own:
+                fail(f"set {name[:40]!r}: splays/{d[:20]} names a direction of the edition and positions of the set")
         for rule, value in sm.get("rules", {}).items():
             allowed = rule_values.get(rule, {}).get("enum")
             if allowed is not None and value not in allowed:

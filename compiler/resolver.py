@@ -53,6 +53,8 @@ class Vocabulary:
     hex_like: list[str] = field(default_factory=list)      # icons that are hexes ('music_note')
     cells: dict[str, dict] = field(default_factory=dict)   # a set's cells: word -> spec ('echo': effect, 'bonus': value)
     card_types: list[str] = field(default_factory=list)    # types of cards a set carries, not in play ('cities')
+    positions: list[str] = field(default_factory=list)     # the edition's icon positions, then the sets' own
+    edition_positions: int = 4                             # how many of them are the edition's
 
 
 def _compatible(have: str, want: str) -> bool:
@@ -171,9 +173,16 @@ class Resolver:
         if "icons" in seen:
             m = seen["icons"]
             hexes = 0
+            full, plain = len(self.v.positions), self.v.edition_positions
+            if len(m.value) not in (plain, full):
+                names = " ".join(self.v.positions[:plain])
+                self.r.error("E209", f"a card prints {plain} icon positions ({names})"
+                                     + (f", or all {full} with the sets in play ({' '.join(self.v.positions)})"
+                                        if full > plain else "") + f", not {len(m.value)}", m.pos,
+                             "write '-' for a position printed empty")
             effect_cells: dict[str, int] = {}
             numbers = getattr(m, "cell_values", None) or [None] * len(m.value)
-            for name, pos, n in zip(m.value, getattr(m, "positions", [m.pos] * 4), numbers):
+            for name, pos, n in zip(m.value, getattr(m, "positions", [m.pos] * len(m.value)), numbers):
                 if name is None:                        # '-': a position printed empty
                     continue
                 spec = self.v.cells.get(name)
@@ -205,7 +214,7 @@ class Resolver:
                                          f"cell{'s' if found != 1 else ''} and {boxes} effect{'s' if boxes != 1 else ''})",
                                  m.pos, f"put '{word}' in the icon position where the card prints its {word} box")
             if hexes != 1 and not (hexes == 0 and "face_only" in seen):   # a face only: its hex may be elsewhere
-                self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its four icons (found {hexes})", m.pos)
+                self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its icons (found {hexes})", m.pos)
         if "dogma" in seen:
             self.icon_name(seen["dogma"].value, seen["dogma"].pos)
         if "board_value" in seen and not 1 <= seen["board_value"].value <= 99:
