@@ -666,6 +666,11 @@ class Resolver:
                                  f"got {len(e.args)}", e.pos)
         elif e.fn == "was_marked" and isinstance(e.args[0], A.Str):    # 'this card was foreseen'
             self.set_word(e.args[0].value, self.v.marks, "Dogma mark", e.args[0].pos)
+        elif e.fn in ("cell_at", "icon_at") and len(e.args) == 2 and isinstance(e.args[1], A.Str) \
+                and e.args[1].value not in self.v.positions:
+            self.r.error("E300", f"'{e.args[1].value}' is not an icon position of this game", e.args[1].pos,
+                         did_you_mean(e.args[1].value, self.v.positions)
+                         or f"the positions: {', '.join(self.v.positions)}")
         for i, a in enumerate(e.args):
             want = b.args[0] if b.variadic else (b.args[i] if i < len(b.args) else "any")
             if want == "icon" and isinstance(a, A.Name) and self.lookup(a.name) is None:

@@ -236,7 +236,7 @@ def _tucked(e, f, p):
 
 
 def _has(e, f, cs, icon):
-    return any(icon in e.cards.printed[c] for c in _list(cs))
+    return icon is not None and any(icon in e.cards.printed[c] for c in _list(cs))
 
 
 def _featured_icon(e, f, cs):
@@ -455,6 +455,29 @@ def _same_icons(e, f, a, b):
     return bool(a) and all(any(kinds(x) == kinds(y) for y in _list(b)) for x in a)
 
 
+def _position(e, cs, where: str):
+    cs = _list(cs)
+    if not cs or where not in e.cards.positions:
+        return None
+    k = e.cards.positions.index(where)
+    printed = e.cards.printed[cs[0]]
+    return printed[k] if k < len(printed) else None
+
+
+def _cell_at(e, f, cs, where):
+    return _position(e, cs, where) or ""
+
+
+def _icon_at(e, f, cs, where):
+    w = _position(e, cs, where)
+    return w if w in e.cards.icons and w not in e.cards.not_icons else None
+
+
+def _cell_count(e, f, cell, cs):
+    places = _board_places(e)
+    return sum(1 for c in _list(cs) for k in _shown_positions(e, c, places) if e.cards.printed[c][k] == cell)
+
+
 def _changes(e, f):
     d = e.state.get("dogma")
     return d["changes"] if d else 0
@@ -474,7 +497,7 @@ IMPLEMENTATIONS = {
     "board_at_start": _board_at_start,
     "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
-    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "home": _home, "in_play": _in_play,
+    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "home": _home, "cell_at": _cell_at, "icon_at": _icon_at, "cell_count": _cell_count, "in_play": _in_play,
     "same_icons": _same_icons, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }
 
