@@ -24,7 +24,7 @@ from innoscript.core import opcodes as O
 from innoscript.core.cache import cache_dir
 from innoscript.core.diagnostics import CompileError, Diagnostic, Pos, Reporter
 from innoscript.core.editions import Edition, load_edition, schema
-from innoscript.core.hook_points import HOOK_POINTS
+from innoscript.core.hook_points import EVENT_VERBS, HOOK_POINTS
 from innoscript.core.readsets import read_set, scope as read_scope
 from . import ast as A
 from .builder import build
@@ -336,6 +336,10 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
         if problem:
             errors.append(Diagnostic("E500", f"zone '{name}': {problem}", where, Pos(0, 0)))
     for sa in m.get("special_achievements", []):
+        if sa.get("condition") is None:     # claimed only by a 'claim' of a card or a hook (an event's)
+            specials.append({"name": sa["name"], "claimed_by": sa.get("claimed_by"), "condition": None,
+                             "reads": [], "scope": "you", "set": gs.name})
+            continue
         chunk = attempt(compile_condition, sa["condition"], f"{where}#{sa['name']}", vocab)
         if chunk is not None:
             reads = read_set(chunk)
@@ -494,7 +498,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"special achievement {sa['name'][:40]!r} belongs to a set not in play ({str(sa['set'])[:40]!r})")
         if sa.get("claimed_by") is not None and sa["claimed_by"] not in names:
             fail(f"special achievement {sa['name'][:40]!r}: claimed_by names no card of the game")
-        _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
+        if sa.get("condition") is not None or sa.get("set") is None:   # a set's may have none: claimed by a 'claim'
+            _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
     zone_names, zone_verbs, home_cards = set(), set(), set()
     for name, gs in sorted(sets.items()):
         if gs.get("draw_rule") is not None:
@@ -544,7 +549,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             if not isinstance(h, dict) or h.get("point") not in HOOK_POINTS or \
                     not isinstance(h.get("params"), list) or len(h["params"]) != len(HOOK_POINTS[h["point"]].params):
                 fail(f"set {name!r}: a hook names a hook point and its parameters")
-            if HOOK_POINTS[h["point"]].verb != ("verb" in h) or "verb" in h and h["verb"] not in _set_words(sets)["verb"]:
+            if HOOK_POINTS[h["point"]].verb != ("verb" in h) or \
+                    "verb" in h and h["verb"] not in _set_words(sets)["verb"] | set(EVENT_VERBS):
                 fail(f"set {name!r} hook {h['point']}: an event hook names a verb of a set in play, another hook none")
             if type(h.get("order", 0)) is not int or not 0 <= h.get("order", 0) <= 1000:
                 fail(f"set {name!r} hook {h['point']}: its order is a whole number from 0 to 1000")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from innoscript.core.builtins import BUILTINS
 from innoscript.core.diagnostics import Reporter, did_you_mean
-from innoscript.core.hook_points import HOOK_POINTS
+from innoscript.core.hook_points import EVENT_VERBS, HOOK_POINTS
 from . import ast as A
 
 COLLECTIONS = {"cards", "colors", "players", "values", "icons"}
@@ -125,9 +125,10 @@ class Resolver:
         elif point.verb and h.verb is None:
             self.r.error("E212", f"hook '{h.point}' names the verb whose moves it follows", h.pos,
                          f"write: hook {h.point} {next(iter(self.v.zone_verbs), 'VERB')}(card)")
-        elif point.verb and h.verb not in self.v.zone_verbs:
-            self.r.error("E212", f"'{h.verb}' is not a zone's verb of a set in play", h.pos,
-                         did_you_mean(h.verb, list(self.v.zone_verbs))
+        elif point.verb and h.verb not in self.v.zone_verbs and h.verb not in EVENT_VERBS:
+            self.r.error("E212", f"'{h.verb}' is no verb an event hook follows (a zone's verb of a set in play, or "
+                                 f"{', '.join(EVENT_VERBS)})", h.pos,
+                         did_you_mean(h.verb, [*self.v.zone_verbs, *EVENT_VERBS])
                          or "a set's verbs come with the set: compile with it (--sets <name>)")
         elif not point.verb and h.verb is not None:
             self.r.error("E212", f"hook '{h.point}' names no verb", h.pos, f"write: hook {h.point}(...)")

@@ -95,10 +95,10 @@ def test_face_only_is_for_a_card_with_no_effects():
 
 def test_an_event_hook_names_a_zone_verb_of_a_set_in_play():
     vocab = edition_vocabulary(load_edition("3e", sets=["artifacts"]))
-    [hook] = compile_hooks("hook after dig(card) order 3 {\n    draw [1]\n}\n", "x.inno", vocab)
-    assert (hook["point"], hook["verb"], hook["params"], hook["order"]) == ("after", "dig", ["card"], 3)
+    [hook] = compile_hooks("hook after dig(card, place) order 3 {\n    draw [1]\n}\n", "x.inno", vocab)
+    assert (hook["point"], hook["verb"], hook["params"], hook["order"]) == ("after", "dig", ["card", "place"], 3)
     with pytest.raises(CompileError) as info:
-        compile_hooks("hook after dgi(card) {\n    draw [1]\n}\n", "x.inno", vocab)
+        compile_hooks("hook after dgi(card, place) {\n    draw [1]\n}\n", "x.inno", vocab)
     assert info.value.diagnostics[0].hint == "did you mean 'dig'?"
 
 

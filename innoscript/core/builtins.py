@@ -109,6 +109,8 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
                                                  "hex, a set's cell or nothing there): has(X, icon_at(X, \"top_middle\"))"),
     Builtin("cell_count", ("cell", "cards"), "int", "how many of that cell the cards show (visible ones for board "
                                                     "cards, every printed one elsewhere): cell_count(flag, your board)"),
+    Builtin("cell_printed", ("cell", "cards"), "int", "how many of that cell the cards print, wherever they are "
+                                                      "(shown or not): cell_printed(flag, tucked)"),
     Builtin("changes", (), "int", "how many changes the game has had so far in this dogma action (a card moved, drawn "
                                   "or revealed, a splay, a pile reordered: what the sharing bonus counts); 0 outside "
                                   "one. 'if this caused a change' compares it before and after the statement before it"),

@@ -478,6 +478,10 @@ def _cell_count(e, f, cell, cs):
     return sum(1 for c in _list(cs) for k in _shown_positions(e, c, places) if e.cards.printed[c][k] == cell)
 
 
+def _cell_printed(e, f, cell, cs):
+    return sum(e.cards.printed[c].count(cell) for c in _list(cs))
+
+
 def _changes(e, f):
     d = e.state.get("dogma")
     return d["changes"] if d else 0
@@ -497,7 +501,7 @@ IMPLEMENTATIONS = {
     "board_at_start": _board_at_start,
     "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
-    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "home": _home, "cell_at": _cell_at, "icon_at": _icon_at, "cell_count": _cell_count, "in_play": _in_play,
+    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "home": _home, "cell_at": _cell_at, "icon_at": _icon_at, "cell_count": _cell_count, "cell_printed": _cell_printed, "in_play": _in_play,
     "same_icons": _same_icons, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }
 

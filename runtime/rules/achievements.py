@@ -178,7 +178,7 @@ class Achievements:
         if plan is None:
             timings = self._special_timings()
             reads = {n: tuple(s.get("reads") or ("*",)) for n, s in self.cards.specials.items()
-                     if when is None or timings[n] == when}
+                     if (when is None or timings[n] == when) and s["condition"] is not None}
             by_set = {r: fingerprints.keyer(r) for r in reads.values()}
             plan = kept[when] = ({n: by_set[r] for n, r in reads.items()},
                                  fingerprints.keyer([x for r in reads.values() for x in r]))

@@ -58,27 +58,31 @@ class Hooks:
         found = self.hooks_at(point)
         st = self.state
         p = st["turn"]["active"]
-        if not found or st["players"][p].get("eliminated"):
+        events = self.__dict__.pop("_pending_events", [])    # the action's own moves' event hooks come first
+        if not found and not events or st["players"][p].get("eliminated"):
             return False
         st["dogma"] = {"card": -1, "hook": point, "active": p, "icon": None,
                        "counts": [0] * len(st["players"]), "vars": {}, "records": [], "changes": 0,
-                       "shared_change": False, "stack": [{"work": [[HOOK, k, p, p, False, args] for k in found]}],
+                       "shared_change": False, "stack": [{"work": events + [[HOOK, k, p, p, False, args] for k in found]}],
                        "prelude": [], "prelude_frame": {}, "excluded": [], "built": True}
         st["phase"] = "dogma"
         return True
 
-    def follow_move(self, verb: str, p: int, cid: int) -> None:
-        """A zone's verb moved a card for player p: its event hooks ('hook after VERB') are queued to run
-        when the running effect or hook is done. A verb's move happens only inside an effect or a hook, so
-        a work list is always there to queue them on."""
+    def follow_move(self, verb: str, p: int, cid: int, origin) -> None:
+        """A verb moved a card for player p (a splay: its pile's top card, ``origin`` the direction it had): the
+        event hooks of that verb ('hook after VERB') are queued at the front of the innermost work list, so they
+        run when the running effect or hook is done. A move made outside any (the Meld action's own meld) is
+        kept for the hooks that the action starts next (``run_hooks``)."""
         found = self.cards.hooks_at.get(f"after {verb}")
-        d = self.state["dogma"]
-        if not found or d is None:
+        if not found:
             return
-        work = next((e["work"] for e in reversed(d["stack"]) if "work" in e), None)
+        items = [[HOOK, k, p, p, False, [[cid], origin or ""]] for k in found]
+        d = self.state["dogma"]
+        work = next((e["work"] for e in reversed(d["stack"]) if "work" in e), None) if d is not None else None
         if work is None:
-            raise RuntimeError(f"a move by '{verb}' outside any effect or hook")
-        work[0:0] = [[HOOK, k, p, p, False, [[cid]]] for k in found]
+            self.__dict__.setdefault("_pending_events", []).extend(items)
+        else:
+            work[0:0] = items
 
     def start_turn(self) -> None:
         """The turn has begun: its turn_start hooks run before the first action (as an action of their own

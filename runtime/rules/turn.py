@@ -96,6 +96,7 @@ class Turn:
         p = st["turn"]["active"]
         t = action["type"]
         st["turn"]["boards"] = {}      # the boards each card is on during this action (positions.note_boards)
+        self.__dict__.pop("_pending_events", None)
         self.emit("action", player=p, action=action)
         if t == "draw":
             self.draw_one(p, highest_top_value(self.cards, st, p))
