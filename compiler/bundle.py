@@ -325,6 +325,12 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
                 errors.append(Diagnostic("E500", f"the score of the cell '{word}' may not read cell_score()",
                                          f"{where}#cells/{word}/score", Pos(1, 1)))
             out["cell_scores"][word] = chunk
+        if spec.get("achievements"):     # what the cell's pieces count as achievements (Cities' flags)
+            chunk = attempt(compile_number, spec["achievements"], f"{where}#cells/{word}/achievements", vocab)
+            if chunk is not None and "achievements" in chunk["consts"]:
+                errors.append(Diagnostic("E500", f"the achievements of the cell '{word}' may not read achievements()",
+                                         f"{where}#cells/{word}/achievements", Pos(1, 1)))
+            out.setdefault("cell_achievements", {})[word] = chunk
     for name, spec in sorted(m.get("zones", {}).items()):
         limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
         out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),
@@ -510,6 +516,11 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         for word, chunk in scores.items():
             if chunk is not None:
                 _check_chunk(chunk, f"set {name!r} cell {word[:40]!r} score", fail, condition=True)
+        derived = gs.get("cell_achievements", {})
+        if not isinstance(derived, dict) or not set(derived) <= set(gs["manifest"].get("cells", {})):
+            fail(f"set {name!r}: cell_achievements are the achievements of the set's own cells")
+        for word, chunk in derived.items():
+            _check_chunk(chunk, f"set {name!r} cell {word[:40]!r} achievements", fail, condition=True)
         zones = gs.get("zones", {})
         if not isinstance(zones, dict):
             fail(f"set {name!r}: zones is an object")

@@ -111,6 +111,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
                                                     "cards, every printed one elsewhere): cell_count(flag, your board)"),
     Builtin("cell_printed", ("cell", "cards"), "int", "how many of that cell the cards print, wherever they are "
                                                       "(shown or not): cell_printed(flag, tucked)"),
+    Builtin("visible_cards", ("player", "color"), "int", "how many cards of the player's pile of that colour are "
+                                                         "visible: its top card, and every card under it when the "
+                                                         "pile is splayed"),
     Builtin("changes", (), "int", "how many changes the game has had so far in this dogma action (a card moved, drawn "
                                   "or revealed, a splay, a pile reordered: what the sharing bonus counts); 0 outside "
                                   "one. 'if this caused a change' compares it before and after the statement before it"),

@@ -37,7 +37,7 @@ import hmac
 from collections.abc import Mapping
 
 from innoscript.core import opcodes as O
-from ..machine.expressions import points, team_points
+from ..machine.expressions import derived_achievements, points, team_points
 from ..rules import zones as Z
 from ..rules.engine import IllegalAnswer, _key, _show
 from ..state import teams as T
@@ -123,7 +123,8 @@ def _players(cards: Cards, state: dict, viewer: int | None) -> list[dict]:
             "points": points(cards, state, p),
             "achievements": {"ages": _ages(cards, pl["achievements"]),
                              "special": [a for a in pl["achievements"] if isinstance(a, str)],
-                             "count": len(pl["achievements"])},
+                             "count": len(pl["achievements"]),
+                             **({"derived": derived_achievements(cards, state, p)} if cards.cell_achievements else {})},
             "revealed": [card_face(cards, c) for c in pl["revealed"]],
         }
         if "zones" in pl:

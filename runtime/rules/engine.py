@@ -38,7 +38,7 @@ import pickle
 
 from innoscript.core import opcodes as O
 from ..machine import tier
-from ..machine.expressions import cell_score, points
+from ..machine.expressions import cell_score, held_achievements, points
 from ..machine.faults import BudgetExhausted, GameOver, NeedDecision, budget_fault
 from ..machine.frames import HOOK
 from ..state import teams
@@ -146,6 +146,11 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
     def cell_score(self, cell: str, p: int) -> int:
         """The points a set's cell adds to p's score (the VM's cell_score() builtin asks its host)."""
         return cell_score(self.cards, self.state, cell, p)
+
+    def held(self, p: int) -> int:
+        """Every achievement p (p's team) counts, the cells' derived ones included (the VM's achievements()
+        builtin asks its host)."""
+        return held_achievements(self.cards, self.state, p)
 
     def legal_actions(self) -> list[dict]:
         p = self.state["pending"]

@@ -105,6 +105,11 @@ class Cards:
             for w, chunk in sorted(bundle["sets"][n].get("cell_scores", {}).items()):
                 if chunk is not None and w not in self.cell_scores:
                     self.cell_scores[w] = (n, chunk)
+        # each cell's compiled count of achievements (Cities' flags and fountains), from the first set giving one
+        self.cell_achievements: dict[str, tuple[str, dict]] = {}
+        for n in self.set_names:
+            for w, chunk in sorted(bundle["sets"][n].get("cell_achievements", {}).items()):
+                self.cell_achievements.setdefault(w, (n, chunk))
         # every set's hooks, sets in name order (runtime/rules/hooks.py)
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
         self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in running order
