@@ -79,6 +79,7 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
             v.verb_aliases[verb] = spec["as"]
         v.marks += [m for m in sm.get("dogma_marks", []) if m not in v.marks]
         v.card_types += [t for t in sm.get("card_types", {}) if t not in v.card_types]
+        v.set_actions += [a for a in sm.get("actions", {}) if a not in v.set_actions]
         v.specials |= {s["name"] for s in sm.get("special_achievements", [])}
     # the parser reads the language's own words as themselves, never as a set's; a mark is also a flag of
     # its Dogma's event ('foreseen': true), so it may not be one of an event's own fields
@@ -200,6 +201,19 @@ def compile_number(text: str, where: str, vocab: Vocabulary) -> dict:
                            lambda stmt: stmt.expr)
 
 
+def compile_cards(text: str, where: str, vocab: Vocabulary) -> dict:
+    """Compile a manifest expression of cards (the cards a set's action may be taken on) to a condition chunk."""
+    wrapped = f'card "$cards" {{ }}\neffect {{ let n = ({text}) }}\n'
+    card, types = parse_card(wrapped, where, vocab, check_meta=False)
+    expr = card.effects[0].body[0].expr
+    if types.get(id(expr)) not in ("cards", "any"):
+        raise CompileError([Diagnostic("E300", f"expected cards, found {types.get(id(expr))}", where,
+                                       Pos(expr.pos.line, expr.pos.column))], {where: wrapped})
+    chunk = CodeGen(types).condition(expr, expr.pos).to_json()
+    chunk["max_stack"] = verify(chunk)
+    return chunk
+
+
 def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
     """Compile a manifest expression (a special achievement's condition)."""
     return _manifest_chunk(f'card "$condition" {{ }}\neffect {{ if {text} {{ }} }}\n', where, vocab,
@@ -301,6 +315,14 @@ def compile_edition(edition: Edition) -> dict:
     return bundle
 
 
+def _hooks_of(src, vocab: Vocabulary) -> list:
+    """A rules file's hooks as the parser reads them (none when it does not parse: its own errors say why)."""
+    try:
+        return build(parse(src.text, src.relpath), Reporter(src.relpath)).hooks or []
+    except CompileError:
+        return []
+
+
 def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
     """A set's part of the bundle: its manifest, its rules as chunks, its hooks; its special
     achievements join the bundle's list (marked with the set). Every error of the set at once."""
@@ -331,6 +353,14 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
                 errors.append(Diagnostic("E500", f"the achievements of the cell '{word}' may not read achievements()",
                                          f"{where}#cells/{word}/achievements", Pos(1, 1)))
             out.setdefault("cell_achievements", {})[word] = chunk
+    for name, spec in sorted(m.get("actions", {}).items()):      # a set's own actions (Endorse)
+        chunk = attempt(compile_cards, spec["cards"], f"{where}#actions/{name}/cards", vocab)
+        if chunk is not None:
+            out.setdefault("actions", {})[name] = {"label": spec["label"], "per_turn": spec.get("per_turn", 1),
+                                                   "cards": chunk}
+        if not any(h.verb == name for src in gs.rules for h in _hooks_of(src, vocab)):
+            errors.append(Diagnostic("E500", f"action '{name}' has no hook: write 'hook action {name}(card) {{ ... }}' "
+                                             "in the set's rules", where, Pos(0, 0)))
     for name, spec in sorted(m.get("zones", {}).items()):
         limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
         out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),
@@ -516,6 +546,14 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         for word, chunk in scores.items():
             if chunk is not None:
                 _check_chunk(chunk, f"set {name!r} cell {word[:40]!r} score", fail, condition=True)
+        acts = gs.get("actions", {})
+        if not isinstance(acts, dict) or not set(acts) <= set(gs["manifest"].get("actions", {})):
+            fail(f"set {name!r}: actions are the set's own actions")
+        for act, spec in acts.items():
+            if not isinstance(spec, dict) or not isinstance(spec.get("label"), str) or \
+                    type(spec.get("per_turn")) is not int or not 1 <= spec["per_turn"] <= 9:
+                fail(f"set {name!r} action {act[:40]!r}: a label, a number per turn from 1 to 9, its cards")
+            _check_chunk(spec.get("cards"), f"set {name!r} action {act[:40]!r} cards", fail, condition=True)
         derived = gs.get("cell_achievements", {})
         if not isinstance(derived, dict) or not set(derived) <= set(gs["manifest"].get("cells", {})):
             fail(f"set {name!r}: cell_achievements are the achievements of the set's own cells")
@@ -560,9 +598,12 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             if not isinstance(h, dict) or h.get("point") not in HOOK_POINTS or \
                     not isinstance(h.get("params"), list) or len(h["params"]) != len(HOOK_POINTS[h["point"]].params):
                 fail(f"set {name!r}: a hook names a hook point and its parameters")
-            if HOOK_POINTS[h["point"]].verb != ("verb" in h) or \
-                    "verb" in h and h["verb"] not in _set_words(sets)["verb"] | set(EVENT_VERBS):
-                fail(f"set {name!r} hook {h['point']}: an event hook names a verb of a set in play, another hook none")
+            point = HOOK_POINTS[h["point"]]
+            named = _set_words(sets)["verb"] | set(EVENT_VERBS) if point.verb else \
+                {a for g in sets.values() for a in g.get("actions", {})} if point.action else set()
+            if (point.verb or point.action) != ("verb" in h) or "verb" in h and h["verb"] not in named:
+                fail(f"set {name!r} hook {h['point']}: an event hook names a verb of a set in play, an action's hook "
+                     "an action of a set in play, another hook nothing")
             if type(h.get("order", 0)) is not int or not 0 <= h.get("order", 0) <= 1000:
                 fail(f"set {name!r} hook {h['point']}: its order is a whole number from 0 to 1000")
             _check_chunk(h.get("chunk"), f"set {name!r} hook {h['point']}", fail, condition=False)

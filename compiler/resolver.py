@@ -29,7 +29,7 @@ BASE_DRAW_VERBS = ("meld", "score", "tuck", "reveal", "junk", "achieve")
 
 # how each free Dogma option is written (compiler/ast.py DogmaOption), for messages
 _DOGMA_OPTION_WORDS = {"own_icons": "counting its icons", "no_cells": "running no cell effects",
-                       "cells_of": "running the cell effects of"}
+                       "cells_of": "running the cell effects of", "twice": "doubling its effects"}
 
 
 @dataclass
@@ -53,6 +53,7 @@ class Vocabulary:
     hex_like: list[str] = field(default_factory=list)      # icons that are hexes ('music_note')
     cells: dict[str, dict] = field(default_factory=dict)   # a set's cells: word -> spec ('echo': effect, 'bonus': value)
     card_types: list[str] = field(default_factory=list)    # types of cards a set carries, not in play ('cities')
+    set_actions: list[str] = field(default_factory=list)   # the actions the sets add ('endorse')
     positions: list[str] = field(default_factory=list)     # the edition's icon positions, then the sets' own
     edition_positions: int = 4                             # how many of them are the edition's
 
@@ -122,6 +123,12 @@ class Resolver:
         self.params = set()
         if point is None:
             self.r.error("E212", f"unknown hook point '{h.point}'", h.pos, did_you_mean(h.point, HOOK_POINTS))
+        elif point.action and h.verb not in self.v.set_actions:
+            self.r.error("E212", f"'{h.verb}' is no action of a set in play" if h.verb else
+                         "an action's hook names its action", h.pos,
+                         did_you_mean(h.verb or "", self.v.set_actions) or
+                         (f"the actions: {', '.join(self.v.set_actions)}" if self.v.set_actions
+                          else "a set's actions are its manifest's 'actions'"))
         elif point.verb and h.verb is None:
             self.r.error("E212", f"hook '{h.point}' names the verb whose moves it follows", h.pos,
                          f"write: hook {h.point} {next(iter(self.v.zone_verbs), 'VERB')}(card)")
@@ -130,7 +137,7 @@ class Resolver:
                                  f"{', '.join(EVENT_VERBS)})", h.pos,
                          did_you_mean(h.verb, [*self.v.zone_verbs, *EVENT_VERBS])
                          or "a set's verbs come with the set: compile with it (--sets <name>)")
-        elif not point.verb and h.verb is not None:
+        elif not point.verb and not point.action and h.verb is not None:
             self.r.error("E212", f"hook '{h.point}' names no verb", h.pos, f"write: hook {h.point}(...)")
         elif len(h.params) != len(point.params):
             want = ", ".join(n for n, _ in point.params)

@@ -18,6 +18,7 @@ class HookPoint:
     params: tuple[tuple[str, str], ...]     # (usual name, type) of each argument, in order
     doc: str
     verb: bool = False      # an event hook: it names the verb whose moves it follows ('hook after dig(card, from)')
+    action: bool = False    # an action's hook: it names the set's action it performs ('hook action endorse(card)')
 
 
 HOOK_POINTS: dict[str, HookPoint] = {h.name: h for h in [
@@ -33,6 +34,11 @@ HOOK_POINTS: dict[str, HookPoint] = {h.name: h for h in [
               "the move. It runs when the effect or hook that made the move is done, before what follows it (after "
               "the Meld action's own meld: first among the Meld action's hooks)", verb=True),
 ]}
+
+HOOK_POINTS["action"] = HookPoint(
+    "action", (("card", "cards"),),
+    "a set's action (manifest 'actions'), written hook action NAME(card): what the action does when a player takes "
+    "it on the card they chose, with 'you' the active player; the action ends when the hook is done", action=True)
 
 # the language's own verbs an event hook may follow (a set's zone verbs besides)
 EVENT_VERBS = ("meld", "tuck", "junk", "splay")

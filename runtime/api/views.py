@@ -301,6 +301,8 @@ def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int, t
             if out["type"] == "dogma" and tables is not None:
                 out["preview"] = dogma_preview(cards, state, pending["player"], out["card"], tables)
             out["card"] = card_face(cards, out["card"])
+        if out["type"] == "set_action":      # a set's action: the word players read (its manifest's label)
+            out["label"] = cards.set_actions[out["action"]]["label"]
         return out
     if kind == "select_cards" and isinstance(option, str):
         return {"special": option}

@@ -664,7 +664,8 @@ def _op_dogma_with(engine, frame, chunk, ins, pc):
         flags = ins[2]
         # the cell effects run first: the pile's, none, or those of the cards given
         engine.free_dogma(frame, target[0], chunk["consts"][ins[1]], own_icons=bool(flags & 1),
-                          cells="none" if flags & 2 else "given" if flags & 4 else "pile", cells_of=_as_list(cells))
+                          cells="none" if flags & 2 else "given" if flags & 4 else "pile", cells_of=_as_list(cells),
+                          twice=bool(flags & 8))
         return "execute"
     return pc + 1
 

@@ -105,6 +105,9 @@ class Cards:
             for w, chunk in sorted(bundle["sets"][n].get("cell_scores", {}).items()):
                 if chunk is not None and w not in self.cell_scores:
                     self.cell_scores[w] = (n, chunk)
+        # the sets' own actions (Endorse): name -> its set, label, number per turn and compiled cards
+        self.set_actions: dict[str, dict] = {a: dict(spec, set=n) for n in self.set_names
+                                             for a, spec in sorted(bundle["sets"][n].get("actions", {}).items())}
         # each cell's compiled count of achievements (Cities' flags and fountains), from the first set giving one
         self.cell_achievements: dict[str, tuple[str, dict]] = {}
         for n in self.set_names:
