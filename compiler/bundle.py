@@ -484,7 +484,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"{label}: only a card of a type not in play is its face only, with no effects")
         if own in sets and own == carrier and card.get("age") not in sets[own]["manifest"]["ages"] \
                 and card.get("token") is not True:
-            fail(f"{label}: age {card.get('age')!r} is not an age of its set {carrier!r}")
+            fail(f"{label}: age {card.get('age')!r} is not among the ages of its set {own!r}")
         if card.get("token", False) is not False:     # a set's token: nothing printed, never dealt (its zone's)
             if card["token"] is not True or own not in sets or card.get("age") != 0 or card.get("color") is not None \
                     or card.get("icons") != [] or card.get("dogma") is not None or card.get("effects") != [] \

@@ -279,7 +279,7 @@ def _gallery_pages() -> dict[str, str]:
     from innoscript.compiler.tools import errata as E
     from innoscript.compiler.bundle import compile_edition, edition_vocabulary, parse_card, vocabulary
     from innoscript.compiler.tools.diff import diff_card
-    from innoscript.core.editions import available_editions, available_sets, load_edition
+    from innoscript.core.editions import available_editions, available_sets, load_edition, with_required
     from innoscript.runtime.api.faces import card_catalog
     pages: dict[str, str] = {}
     asts: dict[str, dict] = {}
@@ -328,12 +328,13 @@ def _gallery_pages() -> dict[str, str]:
     set_asts: dict[tuple, dict] = {}
     for ed_name in editions:
         for set_name in available_sets(ed_name):
-            ed = load_edition(ed_name, sets=[set_name])
+            ed = load_edition(ed_name, sets=with_required([set_name], ed_name))
             vocab = edition_vocabulary(ed)
             set_asts[(set_name, ed_name)] = {s.name: parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources
                                              if s.relpath.startswith(f"sets/{set_name}/")}
     for (set_name, ed_name), mine in sorted(set_asts.items()):
-        ed = load_edition(ed_name, sets=[set_name])
+        need = with_required([set_name], ed_name)     # a set played with others (the relics, with Artifacts)
+        ed = load_edition(ed_name, sets=need)
         others = [e for (s, e) in set_asts if s == set_name and e != ed_name]
 
         def set_changes(name, slug, ed_name=ed_name, set_name=set_name, mine=mine, others=others):
@@ -344,9 +345,9 @@ def _gallery_pages() -> dict[str, str]:
             return out
         label = next(s.manifest["label"] for s in ed.sets if s.name == set_name)
         bundle = compile_edition(ed)
-        bundle = dict(bundle, cards=[c for c in bundle["cards"] if c.get("set") == set_name])
-        _gallery_of(pages, f"gallery/{set_name}/{ed_name}", ed_name, (set_name,), label, bundle,
-                    card_catalog(ed_name, [set_name]), mine, reference, "../../../", set_changes,
+        bundle = dict(bundle, cards=[c for c in bundle["cards"] if c.get("carried_by", c.get("set")) == set_name])
+        _gallery_of(pages, f"gallery/{set_name}/{ed_name}", ed_name, tuple(need), label, bundle,
+                    card_catalog(ed_name, need), mine, reference, "../../../", set_changes,
                     f"set `{set_name}` with edition `{ed_name}`")
     return pages
 

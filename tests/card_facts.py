@@ -43,6 +43,11 @@ def extract(base: dict, expansions: dict) -> dict:
         for name, s in sorted(data.get("sets", {}).items()):
             sets[name] = {"cards": [_card(c, True) for c in s.get("cards", [])],
                           "special_achievements": [a["name"] for a in s.get("special_achievements", [])]}
+            # cards of other types the set's option brings (the 3rd edition's relics): any other list of cards
+            carried = [_card(c, True) for k, v in sorted(s.items()) if k != "cards" and isinstance(v, list)
+                       for c in v if isinstance(c, dict) and "icon_list" in c]
+            if carried:
+                sets[name]["carried"] = carried
     markup = expansions.get("conventions", {}).get("text_markup", "")
     import re
     m = re.search(r"music-note hex on ([^)]+)\)", markup)

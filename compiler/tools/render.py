@@ -10,6 +10,7 @@ Conventions follow the printed cards: "[N]" for a card of value N,
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from .. import ast as A
 
@@ -219,8 +220,12 @@ class Renderer:
     @staticmethod
     def _same_move_elsewhere(s, nxt) -> bool:
         """Two moves alike but for the zone they take from (both zones of the same player)."""
-        if not (isinstance(s, A.Move) and isinstance(nxt, A.Move) and s.verb == nxt.verb
-                and s.bind is None and nxt.bind is None and s.times is None and nxt.times is None):
+        if isinstance(s, A.Transfer) and isinstance(nxt, A.Transfer):
+            if s.dest != nxt.dest:
+                return False
+        elif not (isinstance(s, A.Move) and isinstance(nxt, A.Move) and s.verb == nxt.verb):
+            return False
+        if not (s.bind is None and nxt.bind is None and s.times is None and nxt.times is None):
             return False
         a, b = s.selection, nxt.selection
         return (isinstance(a.source, A.Zone) and isinstance(b.source, A.Zone) and a.source.kind != b.source.kind
@@ -256,6 +261,9 @@ class Renderer:
             return self.counted(e.args[0])
         if isinstance(e, A.Call) and e.fn == "colors":
             return f"color on {self.expr(e.args[0])}"
+        if isinstance(e, A.Call) and e.fn == "splayed":
+            way = self.plain(e.args[0])
+            return "color you have splayed" + ("" if way == "any" else f" {way}")
         if isinstance(e, A.Where) and isinstance(e.base, A.Call) and e.base.fn == "all_colors" \
                 and isinstance(e.cond, A.Compare) and e.cond.op == ">" and e.cond.right == A.Int(0) \
                 and isinstance(e.cond.left, A.Call) and e.cond.left.fn == "icons" \
@@ -272,6 +280,19 @@ class Renderer:
             return f"color present on {self.expr(e.left.args[0])} not present on {right}"
         if isinstance(e, A.Name) and e.name in self.bind_verbs:
             return f"card you {self.bind_verbs[e.name]}"
+        if isinstance(e, A.ZoneExpr) and e.zone.owner is not None and e.zone.owner.kind in ("you", "me", "them") \
+                and e.zone.kind in ("top", "hand", "score", "board"):
+            # "for each top card on your board", "for each card in your hand"
+            owner = self.owner(e.zone.owner)
+            return {"top": f"top card on {owner} board", "hand": f"card in {owner} hand",
+                    "score": f"card in {owner} score pile", "board": f"card on {owner} board"}[e.zone.kind]
+        if isinstance(e, A.Name) and isinstance(self.let_exprs.get(e.name), A.Where) \
+                and isinstance(self.let_exprs[e.name].base, A.PlayerSet):
+            return self.counted(self.let_exprs[e.name])
+        if isinstance(e, A.PlayerSet):
+            return {"all": "player", "opponents": "opponent", "others": "other player"}[e.kind]
+        if isinstance(e, A.Where) and isinstance(e.base, A.PlayerSet) and not e.name:
+            return f"{self.counted(e.base)} {self.where(e.cond)}"
         return self.expr(e)
 
     def s_Draw(self, s: A.Draw) -> str:
@@ -297,7 +318,8 @@ class Renderer:
                     f"{self.expr(n)} {_set_word(s.set)} cards of {ref}"
         if s.bind:
             self.drawn_verbs[s.bind] = s.then
-            self.binds[s.bind] = "the drawn card" if n is None else "the drawn cards"
+            did = past(s.then) if s.then in ("meld", "tuck", "score") else "drawn"     # "the melded card"
+            self.binds[s.bind] = f"the {did} card" if n is None and s.times is None else f"the {did} cards"
             self.plural[s.bind] = n is not None or s.times is not None
             self.last_bind = s.bind
         return f"{verb} {qty}{self.times(s.times)}"
@@ -312,7 +334,22 @@ class Renderer:
         if isinstance(age, A.Int):
             return f"[{age.value}]"
         named = self.value_expr(age)
-        return named if named in ("the chosen value", "that value") else f"value {named}"   # "a card of that value"
+        if named in ("the chosen value", "that value"):       # "a card of that value"
+            return named
+        return f"value {named}" if self._said_as_is(age) else f"value {_equal_to(named)}"
+
+    def _top_of(self, e) -> str | None:
+        """A player's top cards ('your top cards'): whose they are ('your'), else None."""
+        if isinstance(e, A.ZoneExpr) and e.zone.kind == "top" and e.zone.owner is not None \
+                and e.zone.owner.kind not in ("opponents", "others", "all", "any_player", "any_opponent"):
+            return self.owner(e.zone.owner)
+        return None
+
+    @staticmethod
+    def _said_as_is(e) -> bool:
+        """A value read off a card ('of value the melded card') or recorded during the action: no 'equal to'."""
+        return (isinstance(e, A.Call) and e.fn == "value" and isinstance(e.args[0], (A.Name, A.Pronoun))) \
+            or isinstance(e, A.ActionVar)
 
     def value_of(self, e: A.Call) -> str:
         """'the value of your highest achievement': highest/lowest of a zone, as printed."""
@@ -335,6 +372,9 @@ class Renderer:
         if isinstance(e, A.Call) and e.fn == "value":
             return self.expr(e.args[0])
         if isinstance(e, A.Call) and e.fn in ("highest", "lowest"):
+            top = self._top_of(e.args[0])
+            if top:
+                return f"the {e.fn} top card on {top} board"      # "one higher than the highest top card on your board"
             return f"the {e.fn} card in {self.expr(e.args[0])}"
         if isinstance(e, A.Call) and e.fn in ("count", "count_player"):
             return f"equal to the number of {self.expr(e.args[0])}"
@@ -359,16 +399,53 @@ class Renderer:
             # "a card for each <a value>": "a number of cards ... equal to the value of your highest achievement"
             sel = self.selection(s.selection).replace("a card ", "a number of cards ", 1)
             return f"{verb} {sel} equal to {self.value_of(t.expr)}"
-        text = self.all_or_none(s.verb, s.selection, f"{verb} {self.selection(s.selection)}{self.times(s.times)}")
+        claimed = self._claimed(s) if t is None else None
+        eligible = [f for f in s.selection.filters if self._eligible(f)] if s.verb == "achieve" else []
+        if eligible and not claimed and s.selection.quantity is not None and s.selection.quantity.kind == "one":
+            # "achieve a card from your hand where (eligible(it))": "achieve a card from your hand, if eligible"
+            sel = replace(s.selection, filters=[f for f in s.selection.filters if f not in eligible])
+            claimed = self.all_or_none(s.verb, sel, f"achieve {self.selection(sel)}{self.times(s.times)}, if eligible")
+        text = claimed or \
+            self.all_or_none(s.verb, s.selection, f"{verb} {self.selection(s.selection)}{self.times(s.times)}")
         if s.verb == "place":
             text += " on top of its deck"
         if s.bind:
-            self.binds[s.bind] = f"the {past(s.verb)} cards"
-            self.bind_verbs[s.bind] = s.verb
             q = s.selection.quantity
+            one = (q is None or q.kind == "one" or (q.kind == "exact" and q.n == A.Int(1))) and (
+                not isinstance(s.selection.source, A.Name) or not self.plural.get(s.selection.source.name, True))
+            self.binds[s.bind] = f"the {past(s.verb)} {'card' if one else 'cards'}"
+            self.bind_verbs[s.bind] = s.verb
             self.plural[s.bind] = not (q is None or q.kind == "one")
             self.last_bind = s.bind
         return text
+
+    @staticmethod
+    def _eligible(f: A.Filter) -> bool:
+        return f.kind == "where" and isinstance(f.cond, A.Call) and f.cond.fn == "eligible" \
+            and f.cond.args == [A.Pronoun("it")]
+
+    def _claimed(self, s: A.Move) -> str | None:
+        """'achieve a card from available achievements': claiming an achievement, as the printed texts say,
+        with the eligibility the script asks for ('if eligible') or not ('ignoring eligibility')."""
+        sel = s.selection
+        if not (s.verb == "achieve" and isinstance(sel.source, A.Zone) and sel.source.kind == "available"
+                and sel.order == "any" and not sel.each_color and sel.position is None and sel.chooser is None):
+            return None
+        q = sel.quantity
+        eligible = [f for f in sel.filters if self._eligible(f)]
+        rest = [f for f in sel.filters if f not in eligible]
+        if q is None or q.kind == "one":
+            what, plural = "an achievement", False
+        elif q.kind == "all":
+            what, plural = "all the achievements", True
+        elif q.kind == "exact":
+            what, plural = f"{self.expr(q.n)} achievements", True
+        else:
+            return None
+        parts = [what] + [self.filter(f, plural) for f in rest]
+        if rest and all(f.kind in ("value", "values") for f in rest):
+            parts = [what, self._of_value(rest)]
+        return " ".join(["claim"] + parts) + (", if eligible" if eligible else ", ignoring eligibility")
 
     def s_Dogma(self, s: A.Dogma) -> str:
         text = f"dogma {self.expr(s.target)}" + (f", {s.mark}" if s.mark else "")
@@ -491,6 +568,11 @@ class Renderer:
 
     def s_ForEach(self, s: A.ForEach) -> str:
         self.binds[s.name] = f"that {self.element(s.iterable)}"
+        if len(s.body) == 1 and isinstance(s.body[0], (A.Splay, A.Unsplay)) and s.body[0].color == A.Name(s.name) \
+                and getattr(s.body[0], "board", None) is None and self.element(s.iterable) == "color":
+            # "for each color on your board, splay it aslant": "splay each color on your board aslant"
+            way = f" {s.body[0].direction}" if isinstance(s.body[0], A.Splay) else ""
+            return f"{'splay' if way else 'unsplay'} each {self.counted(s.iterable)}{way}"
         return f"for each of {self.expr(s.iterable)}, {self.clause(s.body)}"
 
     def s_Repeat(self, s: A.Repeat) -> str:
@@ -551,16 +633,41 @@ class Renderer:
             return f"the {sel.position} card of {self.zone(src)}"
         return self._selection(sel)
 
+    def _of_value(self, filters: list) -> str:
+        """Value filters after 'an achievement': 'of value [1] or [2]', 'of value equal to ...'."""
+        values = " ".join(self.filter(f) for f in filters)
+        if values.startswith("of the "):      # "of the highest value in ...": of value equal to it
+            values = "equal to " + values[len("of "):]
+        return f"of value {values.removeprefix('of value ')}"
+
     def _selection(self, sel: A.Selection) -> str:
         src = sel.source
+        q = sel.quantity
+        if isinstance(src, A.Zone) and sel.order == "any" and (q is None or q.kind == "one") and len(sel.filters) == 1 \
+                and sel.filters[0].kind == "value" and sel.filters[0].cmp == "==" \
+                and isinstance(sel.filters[0].value, A.Call) and sel.filters[0].value.fn in ("highest", "lowest") \
+                and sel.filters[0].value.args == [A.ZoneExpr(src)]:
+            # "a card of value highest(the junk) from the junk": the highest card in the junk
+            return self._selection(replace(sel, order=sel.filters[0].value.fn, filters=[]))
         if isinstance(src, A.Zone) and src.kind == "available" and sel.order == "any" and not sel.each_color \
-                and (sel.quantity is None or sel.quantity.kind == "one") and sel.filters \
-                and all(f.kind in ("value", "values") for f in sel.filters):
+                and (sel.quantity is None or sel.quantity.kind == "one") and sel.position is None \
+                and sel.chooser is None and all(f.kind in ("value", "values") for f in sel.filters):
             # "junk an available achievement of value [1] or [2]", as printed
-            values = " ".join(self.filter(f) for f in sel.filters)
-            return f"an available achievement of value {values.removeprefix('of value ')}"
+            if not sel.filters:
+                return "an available achievement"
+            return f"an available achievement {self._of_value(sel.filters)}"
         if isinstance(sel.source, A.Beneath):
             return " ".join([self.expr(sel.source)] + [self.filter(f) for f in sel.filters])
+        among = sel.filters[0].cond if len(sel.filters) == 1 and sel.filters[0].kind == "where" else None
+        if isinstance(src, A.Zone) and src.kind == "hand" and src.owner is not None and src.owner.kind == "you" \
+                and sel.order == "any" and not sel.each_color and sel.position is None and sel.chooser is None \
+                and q is not None and q.kind in ("one", "all") and isinstance(among, A.In) and not among.negate \
+                and among.item == A.Pronoun("it") and isinstance(among.collection, A.Name) \
+                and among.collection.name in self.binds and self.plural.get(among.collection.name) \
+                and self.binds[among.collection.name].startswith("the "):
+            # "a card from your hand where (it in drawn)": one of the drawn cards (they went to the hand)
+            bound = self.binds[among.collection.name]
+            return f"one of {bound}" if q.kind == "one" else f"all {bound} in your hand"
         if isinstance(sel.source, A.Name) and sel.quantity is None and sel.order == "any" and not sel.filters:
             if sel.source.name == self.last_bind:
                 return "them" if self.plural.get(sel.source.name) else "it"
@@ -601,10 +708,13 @@ class Renderer:
         if sel.unrevealed is not None:
             words.append("(unrevealed)")
         after: list[str] = []
+        icon_filters: list[str] = []     # "with a [castle]": before the zone, as printed
         for f in sel.filters:
             if f in colors:
                 continue
             after.append(self.filter(f, plural))
+            if f.kind in ("with", "without"):
+                icon_filters.append(after[-1])
         if sel.each_color:
             after.append("of each color")
         src = sel.source
@@ -620,8 +730,8 @@ class Renderer:
             # "a [2]", and "all [9] from your hand" as printed
             text = f"{'all' if words[0] == 'all the' else words[0]} " + " or ".join(v for v in value_first)
             after = [a for a in after if not a.startswith("[")]
-        parts = [text] + [a for a in after if a.startswith("with")] + [source] + \
-                [a for a in after if not a.startswith("with")]
+        parts = [text] + [a for a in after if a in icon_filters] + [source] + \
+                [a for a in after if a not in icon_filters]
         if sel.chooser == "me":
             parts.append("of my choice")
         return " ".join(p for p in parts if p)
@@ -643,8 +753,10 @@ class Renderer:
             named = self.expr(f.value)
             if named in ("the chosen value", "that value") and f.cmp in ("==", "<=", ">="):
                 return f"of {named}" + {"==": "", "<=": " or less", ">=": " or more"}[f.cmp]   # as printed
+            if f.cmp == "==" and named.startswith(("the highest value ", "the lowest value ")):
+                return f"of {named}"        # "a top card of the highest value in the transferred cards"
             if f.cmp == "==":
-                return f"of value {named}"
+                return f"of value {named if self._said_as_is(f.value) else _equal_to(named)}"
             return f"of value {CMP[f.cmp]} {self.expr(f.value)}"
         if k == "values":
             vs = [f"[{v.value}]" if isinstance(v, A.Int) else self.expr(v) for v in f.values]
@@ -659,6 +771,9 @@ class Renderer:
             return f"named {f.name}"
         if k == "not_this":
             return f"other than {self.this}"
+        if k == "where" and isinstance(f.cond, A.Compare) and f.cond.op == ">" and f.cond.right == A.Int(0) \
+                and f.cond.left == A.Call("demand_effects", [A.Pronoun("it")]):
+            return "with a demand effect"
         if k == "where":
             return self.where(f.cond, plural)
         return k
@@ -709,7 +824,10 @@ class Renderer:
             if not isinstance(z.age, A.Int) and isinstance(z.age, A.Name) and z.age.name in self.binds:
                 return "that deck"
             of = f"{_set_word(z.name)} " if z.name else ""    # "the Echoes [3] deck"
-            return f"the {of}{self.value_ref(z.age)} deck"
+            ref = self.value_ref(z.age)
+            if not ref.startswith("["):         # "the deck of that value", "the deck of value equal to ..."
+                return f"the {of}deck of {ref}"
+            return f"the {of}{ref} deck"
         return {"junk": "the junk", "available": "the available achievements",
                 "available_special": "the available special achievements",
                 "available_all": "the available standard and special achievements",
@@ -763,6 +881,9 @@ class Renderer:
         if f == "value":
             return self._attribute("value", a[0])
         if f in ("highest", "lowest"):
+            top = self._top_of(a[0])
+            if top:
+                return f"the value of {top} {f} top card"
             return f"the {f} value in {self.expr(a[0])}"
         if f in ("highest_value", "lowest_value"):
             inner = self.expr(a[0])
@@ -782,6 +903,10 @@ class Renderer:
         if f == "icons":
             return f"the number of {self.icon(a[0])} on {self.expr(a[1])}"
         if f == "top":
+            if isinstance(a[1], A.Name) and a[1].name not in self.lets and a[1].name not in self.binds \
+                    and isinstance(a[0], A.ZoneExpr) and a[0].zone.kind == "board" and a[0].zone.owner is not None \
+                    and a[0].zone.owner.kind in ("you", "me", "them"):
+                return f"the top {a[1].name} card on {self.owner(a[0].zone.owner)} board"   # as printed
             return f"the top card of {self.expr(a[1])} in {self.expr(a[0])}"
         if f == "pile":
             owner = self.possessive(a[0])
@@ -849,6 +974,8 @@ class Renderer:
             return f"{self.possessive(a[0])} highest splay"
         if f == "eligible":
             return f"you are eligible to achieve {self.expr(a[0])}"
+        if f == "has" and len(a) == 2:
+            return f"{self.expr(a[0])} {'have' if self.plural.get(getattr(a[0], 'name', None)) else 'has'} {self.icon(a[1])}"
         if f == "alphabetically_before":
             return f"{self.subject(a[0])} comes before {self.expr(a[1])} in the alphabet"
         if f == "same_icons":
@@ -917,7 +1044,32 @@ class Renderer:
         w = self.expr(e)
         return {"you": "your", "I": "my", "they": "their"}.get(w, f"{w}'s")
 
+    def _visible(self, e) -> str | None:
+        """'count(first(pile(P, C), 1)) + count(below(pile(P, C), 1) where (splay_of(P, C) != "none"))': the
+        top card of a pile, and the cards under it when it is splayed: the visible cards of that color."""
+        if not (isinstance(e, A.BinOp) and e.op == "+"):
+            return None
+        top, under = e.left, e.right
+        if not (isinstance(top, A.Call) and top.fn in ("count", "count_player") and isinstance(top.args[0], A.Call)
+                and top.args[0].fn == "first" and top.args[0].args[1] == A.Int(1)
+                and isinstance(top.args[0].args[0], A.Call) and top.args[0].args[0].fn == "pile"):
+            return None
+        pile = top.args[0].args[0]
+        who, color = pile.args
+        if not (isinstance(under, A.Call) and under.fn in ("count", "count_player") and isinstance(under.args[0], A.Where)
+                and under.args[0].base == A.Call("below", [pile, A.Int(1)])
+                and under.args[0].cond == A.Compare("!=", A.Call("splay_of", [who, color]), A.Str("none"))):
+            return None
+        if isinstance(color, A.Name) and color.name not in self.lets and color.name not in self.binds:
+            cards = f"visible {color.name} cards"
+        else:
+            cards = f"visible cards of {self.color_phrase(color)}"
+        return f"the number of {cards} on {self.possessive(who)} board"
+
     def e_BinOp(self, e: A.BinOp):
+        visible = self._visible(e)
+        if visible:
+            return visible
         if e.op == "and":
             only = self._only_player(e)
             if only:
@@ -974,6 +1126,64 @@ class Renderer:
             return f"you have {'more' if op == '>' else 'fewer'} {noun} than {who}"
         return None
 
+    def _measure(self, e) -> tuple[str, str, str] | None:
+        """A count of a player's icons or cards, as (whose: 'you'/'them', what it counts, its noun's kind)."""
+        if isinstance(e, A.Call) and e.fn == "icons" and len(e.args) == 2 and isinstance(e.args[0], A.Name) \
+                and e.args[0].name not in self.binds and e.args[0].name not in self.lets \
+                and isinstance(e.args[1], A.ZoneExpr) and e.args[1].zone.kind == "board" \
+                and e.args[1].zone.owner is not None and e.args[1].zone.owner.kind in ("you", "them"):
+            return e.args[1].zone.owner.kind, f"[{e.args[0].name}]", "icons"
+        if isinstance(e, A.Call) and e.fn in ("count", "count_player") and isinstance(e.args[0], A.ZoneExpr) \
+                and e.args[0].zone.owner is not None and e.args[0].zone.owner.kind in ("you", "them") \
+                and e.args[0].zone.kind in ("hand", "score", "board", "top"):
+            kind = e.args[0].zone.kind
+            what = {"hand": "cards in your hand", "score": "cards in your score pile", "board": "cards on your board",
+                    "top": "top cards on your board"}[kind]
+            return e.args[0].zone.owner.kind, what, "cards"
+        return None
+
+    def _mine_against_theirs(self, c) -> tuple[str, str, str] | None:
+        """'f(them) OP f(you)' as (how yours compares with theirs, what is counted, its kind)."""
+        if not (isinstance(c, A.Compare) and c.op in ("<", ">", "<=", ">=")):
+            return None
+        left, right = self._measure(c.left), self._measure(c.right)
+        if left is None or right is None or left[1:] != right[1:] or {left[0], right[0]} != {"you", "them"}:
+            return None
+        op = c.op if left[0] == "you" else {"<": ">", ">": "<", "<=": ">=", ">=": "<="}[c.op]
+        return op, left[1], left[2]
+
+    def _most_or_least(self, q: A.Quantified) -> str | None:
+        """'all other players have (f(them) < f(you))': you have the most of it ('or tie for the most' when a tie
+        is enough); several such, all strict: 'you have fewer [factory], fewer [crown], and fewer [castle] than
+        each other player'."""
+        if q.kind not in ("all", "no") or q.players.kind not in ("others", "opponents", "all"):
+            return None
+        if q.kind == "all" and isinstance(q.cond, A.BinOp) and q.cond.op == "and" and q.players.kind != "all":
+            parts, stack = [], [q.cond]
+            while stack:
+                x = stack.pop(0)
+                if isinstance(x, A.BinOp) and x.op == "and":
+                    stack[:0] = [x.left, x.right]
+                else:
+                    parts.append(self._mine_against_theirs(x))
+            if any(p is None for p in parts) or len({p[0] for p in parts}) != 1 or parts[0][0] not in ("<", ">"):
+                return None
+            word = "more" if parts[0][0] == ">" else "fewer"
+            items = [f"{word} {p[1]}" for p in parts]
+            listed = items[0] if len(items) == 1 else ", ".join(items[:-1]) + ", and " + items[-1]
+            who = {"others": "each other player", "opponents": "each opponent"}[q.players.kind]
+            return f"you have {listed} than {who}"
+        found = self._mine_against_theirs(q.cond)
+        if found is None:
+            return None
+        op, what, kind = found
+        if q.kind == "no":      # no player has theirs < yours: every player has theirs >= yours
+            op = {"<": ">=", ">": "<=", "<=": ">", ">=": "<"}[op]
+        if q.players.kind == "all" and op in ("<", ">"):      # never true of yourself
+            return None
+        most = "the most" if op in (">", ">=") else ("the least" if kind == "icons" else "the fewest")
+        return f"you have {most} {what}" + (f", or tie for {most}" if op in (">=", "<=") else "")
+
     def _only_player(self, e: A.BinOp) -> str | None:
         """'count(your Z) == N and no other players have (count(their Z) == N)': you are the only player with N Z."""
         a, b = e.left, e.right
@@ -994,6 +1204,22 @@ class Renderer:
             return None
         return f"you are the only player with {self.expr(x.right)} {kind}"
 
+    def _icon_in_common(self, e) -> tuple[str, str] | None:
+        """'count(all_icons() where (has(A, it) and has(B, it)))': the icons A and B have in common."""
+        if not (isinstance(e, A.Call) and e.fn in ("count", "count_player") and isinstance(e.args[0], A.Where)):
+            return None
+        w = e.args[0]
+        c = w.cond
+        if not (isinstance(w.base, A.Call) and w.base.fn == "all_icons" and isinstance(c, A.BinOp) and c.op == "and"):
+            return None
+        icon = A.Name(w.name) if w.name else A.Pronoun("it")
+        sides = []
+        for x in (c.left, c.right):
+            if not (isinstance(x, A.Call) and x.fn == "has" and len(x.args) == 2 and x.args[1] == icon):
+                return None
+            sides.append(self.expr(x.args[0]))
+        return sides[0], sides[1]
+
     def _all_are(self, e: A.Compare) -> str | None:
         """'count(Z where (not (it is C) and value(it) < N)) == 0': all non-C Z are value [N] or higher."""
         left = e.left
@@ -1009,7 +1235,7 @@ class Renderer:
             else:
                 conds.append(c)
         adjectives, predicate = [], None
-        flip = {"<": "or higher", "<=": "higher", ">": "or lower", ">=": "lower"}
+        flip = {"<": "or higher", "<=": "higher", ">": "or lower", ">=": "lower", "!=": ""}
         for c in conds:
             if isinstance(c, A.Not) and isinstance(c.operand, A.Is) and self._is_pronoun(c.operand.subject, "it") \
                     and isinstance(c.operand.what, A.Name):
@@ -1017,7 +1243,7 @@ class Renderer:
             elif isinstance(c, A.Compare) and c.op in flip and isinstance(c.left, A.Call) and c.left.fn == "value" \
                     and self._is_pronoun(c.left.args[0], "it") and isinstance(c.right, A.Int) and predicate is None:
                 n = c.right.value
-                predicate = f"value [{n}] {flip[c.op]}" if c.op in ("<", ">") else \
+                predicate = f"value [{n}] {flip[c.op]}".strip() if c.op in ("<", ">", "!=") else \
                     f"value {'higher' if c.op == '<=' else 'lower'} than [{n}]"
             else:
                 return None
@@ -1047,7 +1273,18 @@ class Renderer:
                 and left.args[0].fn == "colors" and isinstance(e.right, A.Call) and e.right.fn in ("count", "count_player") \
                 and e.right.args[0] == left.args[0].args[0] and e.op == "<":
             return f"two or more of {self.expr(e.right.args[0])} are the same color"
+        if e.op == "==" and e.right == A.Int(1) and isinstance(left, A.Call) and left.fn in ("count", "count_player") \
+                and isinstance(left.args[0], A.Call) and left.args[0].fn in ("colors", "values_of") \
+                and isinstance(left.args[0].args[0], A.Name):
+            # "count(colors(drawn)) == 1": the drawn cards are all of one color
+            cards = self.expr(left.args[0].args[0])
+            return f"{cards} are all the same color" if left.args[0].fn == "colors" else \
+                f"{cards} all have the same value"
         zero = isinstance(e.right, A.Int) and e.right.value == 0
+        shared = self._icon_in_common(left) if zero and e.op in (">", "==") else None
+        if shared:      # "count(all_icons() where (has(A, it) and has(B, it))) > 0"
+            a, b = shared
+            return f"{a} {'shares an' if e.op == '>' else 'shares no'} icon with {b}"
         if zero and e.op in (">", "==", "!=") and (isinstance(left, A.ActionVar) and left.name.endswith("_by_demand")):
             verb = left.name[: -len("_by_demand")]
             return (f"any card was {verb} due to the demand" if e.op != "==" else
@@ -1072,8 +1309,8 @@ class Renderer:
             return f"you have {phrase} {self.noun(left.args[0])}"
         if zero and e.op in (">", "==", "!=") and isinstance(left, A.Call) and left.fn in ("count", "count_player"):
             what = left.args[0]
-            if isinstance(what, A.Name) and what.name in self.bind_verbs:
-                v = self.bind_verbs[what.name]
+            if isinstance(what, A.Name) and (what.name in self.bind_verbs or self.drawn_verbs.get(what.name)):
+                v = self.bind_verbs.get(what.name) or self.drawn_verbs[what.name]    # "draw and score ... as x"
                 return f"you {past(v)} any" if e.op != "==" else f"you {past(v)} none"
             return self._there_are(self.noun(what), e.op == "==")
         if isinstance(left, A.Call) and left.fn in ("count", "count_player") and isinstance(left.args[0], A.Name) \
@@ -1116,6 +1353,14 @@ class Renderer:
     def e_In(self, e: A.In):
         item = self.expr(e.item)
         coll = self.expr(e.collection)
+        tops = self._top_of(e.collection.args[0]) if isinstance(e.collection, A.Call) and e.collection.fn == "colors" \
+            and e.collection.args else None
+        if isinstance(e.item, A.Call) and e.item.fn == "color" and tops in ("your", "my"):
+            # "color(x) in colors(your top cards)": you have a top card of its color
+            who = "you" if tops == "your" else "I"
+            subject = self.subject(e.item.args[0])
+            color = "its color" if subject == "it" else f"the color of {subject}"
+            return f"{who} {'do not have' if e.negate else 'have'} a top card of {color}"
         if isinstance(e.item, A.Call) and e.item.fn == "color":
             item = f"{self.subject(e.item.args[0])} is the same color as any card"
             coll = coll.replace("the colors in ", "on ")
@@ -1126,19 +1371,20 @@ class Renderer:
             return f"{item} is {'not ' if e.negate else ''}still a top card"   # on any board
         return f"{item} is {'not ' if e.negate else ''}among {coll}"
 
-    @staticmethod
-    def element(e) -> str:
+    def element(self, e) -> str:
         """What one item of a collection is called: 'that player', 'that color', 'that value', 'that card'."""
+        if isinstance(e, A.Name) and e.name in self.let_exprs:
+            return self.element(self.let_exprs[e.name])
         if isinstance(e, A.PlayerSet):
             return "player"
         if isinstance(e, A.Call) and e.fn in ("colors", "all_colors", "splayed"):
             return "color"
-        if isinstance(e, A.Call) and e.fn in ("values_of", "values", "ages"):
+        if isinstance(e, A.Call) and e.fn in ("values_of", "values", "ages", "cell_values"):
             return "value"
         if isinstance(e, A.Call) and e.fn == "all_icons":
             return "icon"
         if isinstance(e, A.Where):
-            return Renderer.element(e.base)
+            return self.element(e.base)
         return "card"
 
     def _attribute(self, attr: str, of) -> str:
@@ -1219,7 +1465,7 @@ class Renderer:
         return f"{items[0]} and {items[1]} are top cards on any board"
 
     def e_Quantified(self, e: A.Quantified):
-        each = self._each_player(e)
+        each = self._each_player(e) or self._most_or_least(e)
         if each:
             return each
         who = self.e_PlayerSet(e.players)
@@ -1301,6 +1547,16 @@ def _third_person(text: str, who: str) -> str:
         words[0] = verb + "s"
     rest = " ".join(words).replace(" your ", " their ").replace(" you ", " they ").replace(_PERFORMER, "your")
     return f"{who} {rest}".strip()
+
+
+def _equal_to(value: str) -> str:
+    """A value named by what it is taken from: 'of value equal to the number of ...', as printed; a number, a
+    value already 'equal to' something, or one 'higher'/'lower' than another stays as it is."""
+    first = value.split(" ", 1)[0]
+    if value.startswith(("equal to ", "[", "at ")) or first in NUMBERS or first.isdigit() \
+            or re.match(r"\S+ (higher|lower) than ", value):
+        return value
+    return f"equal to {value}"
 
 
 def _plural(word: str) -> str:
