@@ -108,9 +108,9 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("icon_at", ("cards", "str"), "icon", "the icon a card prints at an icon position (none when it prints the "
                                                  "hex, a set's cell or nothing there): has(X, icon_at(X, \"top_middle\"))"),
     Builtin("cell_count", ("cell", "cards"), "int", "how many of that cell the cards show (visible ones for board "
-                                                    "cards, every printed one elsewhere): cell_count(flag, your board)"),
+                                                    "cards, every printed one elsewhere): cell_count(CELL, your board)"),
     Builtin("cell_printed", ("cell", "cards"), "int", "how many of that cell the cards print, wherever they are "
-                                                      "(shown or not): cell_printed(flag, tucked)"),
+                                                      "(shown or not): cell_printed(CELL, tucked)"),
     Builtin("visible_cards", ("player", "color"), "int", "how many cards of the player's pile of that colour are "
                                                          "visible: its top card, and every card under it when the "
                                                          "pile is splayed"),
