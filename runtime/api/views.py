@@ -484,7 +484,7 @@ def answer_as_seen(cards: Cards, state: dict, viewer: int, answer):
     if kind == "action":
         a = answer
         if isinstance(a, dict):
-            a = {k: v for k, v in a.items() if k != "preview"}      # the preview is for reading only
+            a = {k: v for k, v in a.items() if k not in ("preview", "label")}   # for reading only
             if isinstance(a.get("card"), dict):                     # a card as shown: its face, by its id
                 a["card"] = a["card"].get("id") if "ref" not in a["card"] else None
         for o in options:
