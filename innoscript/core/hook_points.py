@@ -31,8 +31,8 @@ HOOK_POINTS: dict[str, HookPoint] = {h.name: h for h in [
               "Meld action, an effect, a demand, another hook). VERB is a zone's verb of a set in play, or one of "
               "the language's: meld, tuck, junk (a card moved; 'from' the zone it left), splay (a pile splayed in "
               "a new direction; 'card' its top card, 'from' the direction it had). 'you' is the player who made "
-              "the move. It runs when the effect or hook that made the move is done, before what follows it (after "
-              "the Meld action's own meld: first among the Meld action's hooks)", verb=True),
+              "the move. It runs at once, before the rest of the effect or hook that made the move (after the Meld "
+              "action's own meld: first among the Meld action's hooks)", verb=True),
 ]}
 
 HOOK_POINTS["action"] = HookPoint(

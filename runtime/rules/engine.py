@@ -100,6 +100,7 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
         self.cards = Cards.of(bundle)
         self.state = state
         self.events: list[dict] = []
+        self.events_due = False         # a move's event hooks wait on the stack: the running frame yields
         self.budget = STEP_BUDGET
         self.trace: set | None = None   # set to a set to record executed pcs and branch edges (coverage)
         self.icon_cache: dict = {}       # (board revision, cards) -> icon counts; never saved
