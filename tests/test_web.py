@@ -468,7 +468,8 @@ def test_a_city_is_drawn_with_its_six_positions(server, browser, shots):
         return {six: a.classList.contains('inno-six'), slots: slots(a),
                 flag: a.querySelector('.inno-slot-top_middle text').textContent,
                 flagLabel: a.querySelector('.inno-slot-top_middle svg').getAttribute('aria-label'),
-                topRow: Math.abs(box('.inno-slot-top_middle').top - box('.inno-name').top) < 4,
+                topRow: Math.abs(box('.inno-slot-top_middle').top - box('.inno-slot-top_left').top) < 2
+                        && box('.inno-slot-top_middle').bottom <= box('.inno-slot-bottom_left').top,
                 arrow: b.querySelector('.inno-slot-top_middle text').textContent,
                 strip: slots(p.querySelector('.inno-strip'))};
     }""", [cat["Zurich"], cat["Cordoba"]])
