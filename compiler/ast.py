@@ -437,7 +437,7 @@ class Hook(Node):
     params: list[str]      # names for the hook point's arguments, in order
     body: list[Stmt]
     order: int = 0         # 'order N': where it runs among its point's hooks, lower first
-    verb: str | None = None  # an event hook's verb ('hook after dig(card)')
+    verb: str | None = None  # an event hook's verb ('hook after dig(card, from)')
 
 
 @dataclass

@@ -328,6 +328,10 @@ class Builder(Transformer):
         """'running no cell effects': no cell effect runs before the card's own effects."""
         return A.DogmaOption("no_cells", pos=_pos(meta))
 
+    def dogma_twice(self, meta, c):
+        """'doubling its effects': the launcher performs each effect twice; demands and compels go round twice."""
+        return A.DogmaOption("twice", pos=_pos(meta))
+
     def dogma_cells_of(self, meta, c):
         """'running the cell effects of CARDS': those cards' visible cell effects instead of the pile's."""
         return A.DogmaOption("cells_of", c[0], pos=_pos(meta))

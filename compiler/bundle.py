@@ -24,7 +24,7 @@ from innoscript.core import opcodes as O
 from innoscript.core.cache import cache_dir
 from innoscript.core.diagnostics import CompileError, Diagnostic, Pos, Reporter
 from innoscript.core.editions import Edition, load_edition, schema
-from innoscript.core.hook_points import HOOK_POINTS
+from innoscript.core.hook_points import EVENT_VERBS, HOOK_POINTS
 from innoscript.core.readsets import read_set, scope as read_scope
 from . import ast as A
 from .builder import build
@@ -56,6 +56,9 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
                    ages=list(manifest["ages"]), sets=list(manifest["sets"]),
                    card_names=set(card_names or ()),
                    specials={s["name"] for s in manifest["special_achievements"]})
+    v.positions, v.edition_positions = list(manifest["icon_positions"]), len(manifest["icon_positions"])
+    for sm in sets:
+        v.positions += [p for p in sm.get("icon_positions", []) if p not in v.positions]
     for sm in sets:
         v.set_names.append(sm["set"])
         v.ages = sorted(set(v.ages) | set(sm["ages"]))
@@ -76,6 +79,7 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
             v.verb_aliases[verb] = spec["as"]
         v.marks += [m for m in sm.get("dogma_marks", []) if m not in v.marks]
         v.card_types += [t for t in sm.get("card_types", {}) if t not in v.card_types]
+        v.set_actions += [a for a in sm.get("actions", {}) if a not in v.set_actions]
         v.specials |= {s["name"] for s in sm.get("special_achievements", [])}
     # the parser reads the language's own words as themselves, never as a set's; a mark is also a flag of
     # its Dogma's event ('foreseen': true), so it may not be one of an event's own fields
@@ -99,6 +103,14 @@ def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> V
 
 def edition_vocabulary(edition: Edition) -> Vocabulary:
     return vocabulary(edition.manifest, edition.card_names, edition.sets)
+
+
+def all_positions(manifest: dict, set_manifests) -> list[str]:
+    """The icon positions of a game: the edition's, then those the sets in play add (``icon_positions``)."""
+    out = list(manifest.get("icon_positions", []))
+    for sm in set_manifests:
+        out += [p for p in sm.get("icon_positions", []) if p not in out]
+    return out
 
 
 def cell_words(manifest: dict, set_manifests) -> set[str]:
@@ -187,6 +199,19 @@ def compile_number(text: str, where: str, vocab: Vocabulary) -> dict:
     """Compile a manifest number expression (a zone's limit, a set's score) to a condition chunk."""
     return _manifest_chunk(f'card "$number" {{ }}\neffect {{ record n = ({text}) }}\n', where, vocab,
                            lambda stmt: stmt.expr)
+
+
+def compile_cards(text: str, where: str, vocab: Vocabulary) -> dict:
+    """Compile a manifest expression of cards (the cards a set's action may be taken on) to a condition chunk."""
+    wrapped = f'card "$cards" {{ }}\neffect {{ let n = ({text}) }}\n'
+    card, types = parse_card(wrapped, where, vocab, check_meta=False)
+    expr = card.effects[0].body[0].expr
+    if types.get(id(expr)) not in ("cards", "any"):
+        raise CompileError([Diagnostic("E300", f"expected cards, found {types.get(id(expr))}", where,
+                                       Pos(expr.pos.line, expr.pos.column))], {where: wrapped})
+    chunk = CodeGen(types).condition(expr, expr.pos).to_json()
+    chunk["max_stack"] = verify(chunk)
+    return chunk
 
 
 def compile_condition(text: str, where: str, vocab: Vocabulary) -> dict:
@@ -290,6 +315,14 @@ def compile_edition(edition: Edition) -> dict:
     return bundle
 
 
+def _hooks_of(src, vocab: Vocabulary) -> list:
+    """A rules file's hooks as the parser reads them (none when it does not parse: its own errors say why)."""
+    try:
+        return build(parse(src.text, src.relpath), Reporter(src.relpath)).hooks or []
+    except CompileError:
+        return []
+
+
 def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
     """A set's part of the bundle: its manifest, its rules as chunks, its hooks; its special
     achievements join the bundle's list (marked with the set). Every error of the set at once."""
@@ -314,6 +347,20 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
                 errors.append(Diagnostic("E500", f"the score of the cell '{word}' may not read cell_score()",
                                          f"{where}#cells/{word}/score", Pos(1, 1)))
             out["cell_scores"][word] = chunk
+        if spec.get("achievements"):     # what the cell's pieces count as achievements (Cities' flags)
+            chunk = attempt(compile_number, spec["achievements"], f"{where}#cells/{word}/achievements", vocab)
+            if chunk is not None and "achievements" in chunk["consts"]:
+                errors.append(Diagnostic("E500", f"the achievements of the cell '{word}' may not read achievements()",
+                                         f"{where}#cells/{word}/achievements", Pos(1, 1)))
+            out.setdefault("cell_achievements", {})[word] = chunk
+    for name, spec in sorted(m.get("actions", {}).items()):      # a set's own actions (Endorse)
+        chunk = attempt(compile_cards, spec["cards"], f"{where}#actions/{name}/cards", vocab)
+        if chunk is not None:
+            out.setdefault("actions", {})[name] = {"label": spec["label"], "per_turn": spec.get("per_turn", 1),
+                                                   "cards": chunk}
+        if not any(h.verb == name for src in gs.rules for h in _hooks_of(src, vocab)):
+            errors.append(Diagnostic("E500", f"action '{name}' has no hook: write 'hook action {name}(card) {{ ... }}' "
+                                             "in the set's rules", where, Pos(0, 0)))
     for name, spec in sorted(m.get("zones", {}).items()):
         limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
         out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),
@@ -325,6 +372,10 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
         if problem:
             errors.append(Diagnostic("E500", f"zone '{name}': {problem}", where, Pos(0, 0)))
     for sa in m.get("special_achievements", []):
+        if sa.get("condition") is None:     # claimed only by a 'claim' of a card or a hook (an event's)
+            specials.append({"name": sa["name"], "claimed_by": sa.get("claimed_by"), "condition": None,
+                             "reads": [], "scope": "you", "set": gs.name})
+            continue
         chunk = attempt(compile_condition, sa["condition"], f"{where}#{sa['name']}", vocab)
         if chunk is not None:
             reads = read_set(chunk)
@@ -412,6 +463,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
     words = cell_words(m, [v["manifest"] for v in sets.values()]) if isinstance(m.get("icons"), list) else set()
     cells = {w: spec for v in sets.values() for w, spec in v["manifest"].get("cells", {}).items()}
     ages = set(m.get("ages", [])) | {a for v in sets.values() for a in v["manifest"].get("ages", [])}
+    positions = all_positions(m, [v["manifest"] for v in sets.values()])
     names = set()
     for i, card in enumerate(cards):
         if not isinstance(card, dict) or card.get("id") != i or not isinstance(card.get("name"), str):
@@ -442,7 +494,7 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         if card.get("age") not in ages or card.get("color") not in m.get("colors", []):
             fail(f"{label}: age {card.get('age')!r} or colour {card.get('color')!r} is not the edition's")
         icons = card.get("icons")
-        if not isinstance(icons, list) or len(icons) != len(m.get("icon_positions", [])) or \
+        if not isinstance(icons, list) or len(icons) not in (len(m.get("icon_positions", [])), len(positions)) or \
                 any(x is not None and x not in words for x in icons):
             fail(f"{label}: icons are one of the edition's icons per position (null: a position printed empty)")
         if card.get("dogma") is None and not card.get("no_effect"):
@@ -482,7 +534,8 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             fail(f"special achievement {sa['name'][:40]!r} belongs to a set not in play ({str(sa['set'])[:40]!r})")
         if sa.get("claimed_by") is not None and sa["claimed_by"] not in names:
             fail(f"special achievement {sa['name'][:40]!r}: claimed_by names no card of the game")
-        _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
+        if sa.get("condition") is not None or sa.get("set") is None:   # a set's may have none: claimed by a 'claim'
+            _check_chunk(sa.get("condition"), f"special achievement {sa['name'][:40]!r} condition", fail, condition=True)
     zone_names, zone_verbs, home_cards = set(), set(), set()
     for name, gs in sorted(sets.items()):
         if gs.get("draw_rule") is not None:
@@ -493,6 +546,19 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
         for word, chunk in scores.items():
             if chunk is not None:
                 _check_chunk(chunk, f"set {name!r} cell {word[:40]!r} score", fail, condition=True)
+        acts = gs.get("actions", {})
+        if not isinstance(acts, dict) or not set(acts) <= set(gs["manifest"].get("actions", {})):
+            fail(f"set {name!r}: actions are the set's own actions")
+        for act, spec in acts.items():
+            if not isinstance(spec, dict) or not isinstance(spec.get("label"), str) or \
+                    type(spec.get("per_turn")) is not int or not 1 <= spec["per_turn"] <= 9:
+                fail(f"set {name!r} action {act[:40]!r}: a label, a number per turn from 1 to 9, its cards")
+            _check_chunk(spec.get("cards"), f"set {name!r} action {act[:40]!r} cards", fail, condition=True)
+        derived = gs.get("cell_achievements", {})
+        if not isinstance(derived, dict) or not set(derived) <= set(gs["manifest"].get("cells", {})):
+            fail(f"set {name!r}: cell_achievements are the achievements of the set's own cells")
+        for word, chunk in derived.items():
+            _check_chunk(chunk, f"set {name!r} cell {word[:40]!r} achievements", fail, condition=True)
         zones = gs.get("zones", {})
         if not isinstance(zones, dict):
             fail(f"set {name!r}: zones is an object")
@@ -532,8 +598,12 @@ def check_bundle(bundle, where: str = "<bundle>") -> None:
             if not isinstance(h, dict) or h.get("point") not in HOOK_POINTS or \
                     not isinstance(h.get("params"), list) or len(h["params"]) != len(HOOK_POINTS[h["point"]].params):
                 fail(f"set {name!r}: a hook names a hook point and its parameters")
-            if HOOK_POINTS[h["point"]].verb != ("verb" in h) or "verb" in h and h["verb"] not in _set_words(sets)["verb"]:
-                fail(f"set {name!r} hook {h['point']}: an event hook names a verb of a set in play, another hook none")
+            point = HOOK_POINTS[h["point"]]
+            named = _set_words(sets)["verb"] | set(EVENT_VERBS) if point.verb else \
+                {a for g in sets.values() for a in g.get("actions", {})} if point.action else set()
+            if (point.verb or point.action) != ("verb" in h) or "verb" in h and h["verb"] not in named:
+                fail(f"set {name!r} hook {h['point']}: an event hook names a verb of a set in play, an action's hook "
+                     "an action of a set in play, another hook nothing")
             if type(h.get("order", 0)) is not int or not 0 <= h.get("order", 0) <= 1000:
                 fail(f"set {name!r} hook {h['point']}: its order is a whole number from 0 to 1000")
             _check_chunk(h.get("chunk"), f"set {name!r} hook {h['point']}", fail, condition=False)
@@ -574,6 +644,12 @@ def _check_set_manifests(bundle: dict, sets: dict, fail) -> None:
             if spec.get("counts_as", m.get("hex")) not in icons:
                 fail(f"set {name[:40]!r}: icon {icon[:40]!r} counts as {str(spec.get('counts_as'))[:40]!r}, "
                      "no icon of the edition")
+        own = set(sm.get("icon_positions", []))
+        if own & set(m.get("icon_positions", [])):
+            fail(f"set {name[:40]!r}: icon positions {sorted(own & set(m['icon_positions']))} are the edition's own")
+        for d, ps in sm.get("splays", {}).items():
+            if d not in m.get("splays", {}) or not set(ps) <= own:
+                fail(f"set {name[:40]!r}: splays/{d[:20]} names a direction of the edition and positions of the set")
         for rule, value in sm.get("rules", {}).items():
             allowed = rule_values.get(rule, {}).get("enum")
             if allowed is not None and value not in allowed:

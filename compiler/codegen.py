@@ -385,8 +385,9 @@ class CodeGen:
         if not s.options:
             self.emit(O.DOGMA, self.c.const(s.mark), pos=s.pos)
             return
-        # DOGMA_WITH's flags: 1 counting its icons, 2 running no cell effects, 4 the cell effects of cards
-        flags = sum({"own_icons": 1, "no_cells": 2, "cells_of": 4}[o.kind] for o in s.options)
+        # DOGMA_WITH's flags: 1 counting its icons, 2 running no cell effects, 4 the cell effects of cards,
+        # 8 doubling its effects
+        flags = sum({"own_icons": 1, "no_cells": 2, "cells_of": 4, "twice": 8}[o.kind] for o in s.options)
         cells = s.option("cells_of")
         if cells is not None:
             self.expr(cells.cards)

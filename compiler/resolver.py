@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from innoscript.core.builtins import BUILTINS
 from innoscript.core.diagnostics import Reporter, did_you_mean
-from innoscript.core.hook_points import HOOK_POINTS
+from innoscript.core.hook_points import EVENT_VERBS, HOOK_POINTS
 from . import ast as A
 
 COLLECTIONS = {"cards", "colors", "players", "values", "icons"}
@@ -29,7 +29,7 @@ BASE_DRAW_VERBS = ("meld", "score", "tuck", "reveal", "junk", "achieve")
 
 # how each free Dogma option is written (compiler/ast.py DogmaOption), for messages
 _DOGMA_OPTION_WORDS = {"own_icons": "counting its icons", "no_cells": "running no cell effects",
-                       "cells_of": "running the cell effects of"}
+                       "cells_of": "running the cell effects of", "twice": "doubling its effects"}
 
 
 @dataclass
@@ -53,6 +53,9 @@ class Vocabulary:
     hex_like: list[str] = field(default_factory=list)      # icons that are hexes ('music_note')
     cells: dict[str, dict] = field(default_factory=dict)   # a set's cells: word -> spec ('echo': effect, 'bonus': value)
     card_types: list[str] = field(default_factory=list)    # types of cards a set carries, not in play ('cities')
+    set_actions: list[str] = field(default_factory=list)   # the actions the sets add ('endorse')
+    positions: list[str] = field(default_factory=list)     # the edition's icon positions, then the sets' own
+    edition_positions: int = 4                             # how many of them are the edition's
 
 
 def _compatible(have: str, want: str) -> bool:
@@ -120,14 +123,21 @@ class Resolver:
         self.params = set()
         if point is None:
             self.r.error("E212", f"unknown hook point '{h.point}'", h.pos, did_you_mean(h.point, HOOK_POINTS))
+        elif point.action and h.verb not in self.v.set_actions:
+            self.r.error("E212", f"'{h.verb}' is no action of a set in play" if h.verb else
+                         "an action's hook names its action", h.pos,
+                         did_you_mean(h.verb or "", self.v.set_actions) or
+                         (f"the actions: {', '.join(self.v.set_actions)}" if self.v.set_actions
+                          else "a set's actions are its manifest's 'actions'"))
         elif point.verb and h.verb is None:
             self.r.error("E212", f"hook '{h.point}' names the verb whose moves it follows", h.pos,
                          f"write: hook {h.point} {next(iter(self.v.zone_verbs), 'VERB')}(card)")
-        elif point.verb and h.verb not in self.v.zone_verbs:
-            self.r.error("E212", f"'{h.verb}' is not a zone's verb of a set in play", h.pos,
-                         did_you_mean(h.verb, list(self.v.zone_verbs))
+        elif point.verb and h.verb not in self.v.zone_verbs and h.verb not in EVENT_VERBS:
+            self.r.error("E212", f"'{h.verb}' is no verb an event hook follows (a zone's verb of a set in play, or "
+                                 f"{', '.join(EVENT_VERBS)})", h.pos,
+                         did_you_mean(h.verb, [*self.v.zone_verbs, *EVENT_VERBS])
                          or "a set's verbs come with the set: compile with it (--sets <name>)")
-        elif not point.verb and h.verb is not None:
+        elif not point.verb and not point.action and h.verb is not None:
             self.r.error("E212", f"hook '{h.point}' names no verb", h.pos, f"write: hook {h.point}(...)")
         elif len(h.params) != len(point.params):
             want = ", ".join(n for n, _ in point.params)
@@ -171,9 +181,16 @@ class Resolver:
         if "icons" in seen:
             m = seen["icons"]
             hexes = 0
+            full, plain = len(self.v.positions), self.v.edition_positions
+            if len(m.value) not in (plain, full):
+                names = " ".join(self.v.positions[:plain])
+                self.r.error("E209", f"a card prints {plain} icon positions ({names})"
+                                     + (f", or all {full} with the sets in play ({' '.join(self.v.positions)})"
+                                        if full > plain else "") + f", not {len(m.value)}", m.pos,
+                             "write '-' for a position printed empty")
             effect_cells: dict[str, int] = {}
             numbers = getattr(m, "cell_values", None) or [None] * len(m.value)
-            for name, pos, n in zip(m.value, getattr(m, "positions", [m.pos] * 4), numbers):
+            for name, pos, n in zip(m.value, getattr(m, "positions", [m.pos] * len(m.value)), numbers):
                 if name is None:                        # '-': a position printed empty
                     continue
                 spec = self.v.cells.get(name)
@@ -205,7 +222,7 @@ class Resolver:
                                          f"cell{'s' if found != 1 else ''} and {boxes} effect{'s' if boxes != 1 else ''})",
                                  m.pos, f"put '{word}' in the icon position where the card prints its {word} box")
             if hexes != 1 and not (hexes == 0 and "face_only" in seen):   # a face only: its hex may be elsewhere
-                self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its four icons (found {hexes})", m.pos)
+                self.r.error("E209", f"a card has exactly one '{self.v.hex}' among its icons (found {hexes})", m.pos)
         if "dogma" in seen:
             self.icon_name(seen["dogma"].value, seen["dogma"].pos)
         if "board_value" in seen and not 1 <= seen["board_value"].value <= 99:
@@ -657,6 +674,11 @@ class Resolver:
                                  f"got {len(e.args)}", e.pos)
         elif e.fn == "was_marked" and isinstance(e.args[0], A.Str):    # 'this card was foreseen'
             self.set_word(e.args[0].value, self.v.marks, "Dogma mark", e.args[0].pos)
+        elif e.fn in ("cell_at", "icon_at") and len(e.args) == 2 and isinstance(e.args[1], A.Str) \
+                and e.args[1].value not in self.v.positions:
+            self.r.error("E300", f"'{e.args[1].value}' is not an icon position of this game", e.args[1].pos,
+                         did_you_mean(e.args[1].value, self.v.positions)
+                         or f"the positions: {', '.join(self.v.positions)}")
         for i, a in enumerate(e.args):
             want = b.args[0] if b.variadic else (b.args[i] if i < len(b.args) else "any")
             if want == "icon" and isinstance(a, A.Name) and self.lookup(a.name) is None:

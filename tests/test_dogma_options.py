@@ -208,7 +208,7 @@ def _chunk_with(flags: int, cells_const=None) -> dict:
             "code": [[O.CONST, 0], [O.CONST, 0], [O.DOGMA_WITH, 0, flags], [O.RETURN]]}
 
 
-@pytest.mark.parametrize("flags", [0, 6, 7, 8, -1, 255])
+@pytest.mark.parametrize("flags", [0, 6, 7, 14, 15, 16, -1, 255])     # 8: doubling, alone or with the others
 def test_bad_dogma_with_flags_are_refused_by_the_verifier(flags):
     with pytest.raises(VerifyError, match="DOGMA_WITH: flag operand"):
         verify(_chunk_with(flags))

@@ -203,4 +203,4 @@ def test_completion_of_a_hook_offers_the_points_and_after_one_the_verbs():
     assert {"meld_action", "turn_start", "after"} <= points and "draw" not in points
     verbs = {i.label for i in lsp.completion_items(uri, "hook after \n", 0, 11)}
     assert "dig" in verbs and "meld_action" not in verbs and "foreshadow" not in verbs
-    assert not lsp.diagnostics_for("hook after dig(card) {\n    draw [1]\n}\n", uri)
+    assert not lsp.diagnostics_for("hook after dig(card, place) {\n    draw [1]\n}\n", uri)

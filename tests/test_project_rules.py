@@ -136,6 +136,9 @@ def _set_words() -> set[str]:
 
 
 _BASE_TERMS = ("sharing_bonus",)
+# set words that are also plain English the engine uses in its own sense: Cities' 'flag' and 'plus' cells (a
+# bytecode's flag operand, a saved record's flags; the renderer's 'plus' for +)
+_COMMON_WORDS = {"flag", "plus"}
 
 
 def _using_set_words(text: str, words: set[str]) -> list[str]:
@@ -175,8 +178,8 @@ def _using_set_words(text: str, words: set[str]) -> list[str]:
 def test_no_python_outside_tests_uses_a_sets_own_words():
     """The grammar, the opcode table and the engine know no set's zone, verb or Dogma mark by name: they come
     from the manifests (docs/engine-concepts.md)."""
-    words = _set_words()
-    assert {"forecast", "foreshadow", "promote", "foreseen", "echo", "bonus", "music_note"} <= words
+    words = _set_words() - _COMMON_WORDS
+    assert {"forecast", "foreshadow", "promote", "foreseen", "echo", "bonus", "music_note", "fountain"} <= words
     offenders = []
     for folder in ("innoscript", "compiler", "runtime", "grammar"):
         for py in (ROOT / folder).rglob("*.py"):

@@ -43,7 +43,7 @@ def test_a_sets_own_files_are_checked_with_the_sets_they_need():
 def test_each_relic_keeps_its_type_and_is_carried_by_the_set(bundle):
     by = {c["name"]: c for c in bundle["cards"]}
     assert {n: (by[n]["set"], by[n]["carried_by"], by[n].get("face_only", False)) for n in RELICS} == {
-        "Timbuktu": ("cities", "relics", True), "Complex Numbers": ("base", "relics", False),
+        "Timbuktu": ("cities", "relics", False), "Complex Numbers": ("base", "relics", False),
         "Newton-Wickins Telescope": ("artifacts", "relics", False), "Ching Shih": ("figures", "relics", True),
         "Safety Pin": ("echoes", "relics", False)}
     assert not any("carried_by" in c for c in bundle["cards"] if c["name"] not in RELICS)
@@ -59,7 +59,7 @@ def test_the_relics_start_beside_their_piles_and_are_never_dealt(bundle):
     assert [r["set"] for r in report(cards)] == ["artifacts", "relics"]
     relics = report(cards)[1]
     assert relics["cards"] == relics["expected"] == 5 and relics["complete"]
-    assert relics["face_only"] == ["Ching Shih", "Timbuktu"]
+    assert relics["face_only"] == ["Ching Shih"]
 
 
 def test_a_set_without_piles_is_no_card_type_to_choose(bundle):
@@ -70,7 +70,7 @@ def test_a_set_without_piles_is_no_card_type_to_choose(bundle):
 
 @pytest.mark.parametrize("tamper,words", [
     (lambda c: c["Complex Numbers"].update(face_only=True), "face only"),            # its type, base, is in play
-    (lambda c: c["Timbuktu"].update(face_only="yes"), "face only"),
+    (lambda c: c["Ching Shih"].update(face_only="yes"), "face only"),
     (lambda c: c["Ching Shih"].update(set="dragons"), "card_types"),
     (lambda c: c["Safety Pin"].update(carried_by="unseen"), "not in play"),
 ])
@@ -83,28 +83,29 @@ def test_the_bundle_check_refuses_a_carried_card_out_of_its_rules(bundle, tamper
 
 def test_face_only_is_for_a_card_with_no_effects():
     vocab = edition_vocabulary(load_edition("3e", sets=["artifacts", "relics"]))
-    text = ('card "Timbuktu" {\n    set cities\n    face only\n    age 3\n    color green\n'
-            '    icons lightbulb crown crown crown\n    dogma crown\n}\n\neffect {\n    draw [1]\n}\n')
+    text = ('card "Ching Shih" {\n    set figures\n    face only\n    age 6\n    color red\n'
+            '    icons clock clock hex leaf\n    dogma clock\n}\n\neffect {\n    draw [1]\n}\n')
     with pytest.raises(CompileError) as info:
-        compile_card(text, "timbuktu.inno", vocab)
+        compile_card(text, "ching-shih.inno", vocab)
     d = info.value.diagnostics[0]
     assert (d.code, d.pos.line) == ("E209", 10) and "face only" in d.message
-    ok = compile_card(text.split("\n\neffect")[0] + "\n", "timbuktu.inno", vocab).data
-    assert ok["face_only"] is True and ok["effects"] == [] and ok["icons"] == ["lightbulb", "crown", "crown", "crown"]
+    ok = compile_card(text.split("\n\neffect")[0] + "\n", "ching-shih.inno", vocab).data
+    assert ok["face_only"] is True and ok["effects"] == [] and ok["icons"] == ["clock", "clock", "hex", "leaf"]
 
 
 def test_an_event_hook_names_a_zone_verb_of_a_set_in_play():
     vocab = edition_vocabulary(load_edition("3e", sets=["artifacts"]))
-    [hook] = compile_hooks("hook after dig(card) order 3 {\n    draw [1]\n}\n", "x.inno", vocab)
-    assert (hook["point"], hook["verb"], hook["params"], hook["order"]) == ("after", "dig", ["card"], 3)
+    [hook] = compile_hooks("hook after dig(card, place) order 3 {\n    draw [1]\n}\n", "x.inno", vocab)
+    assert (hook["point"], hook["verb"], hook["params"], hook["order"]) == ("after", "dig", ["card", "place"], 3)
     with pytest.raises(CompileError) as info:
-        compile_hooks("hook after dgi(card) {\n    draw [1]\n}\n", "x.inno", vocab)
+        compile_hooks("hook after dgi(card, place) {\n    draw [1]\n}\n", "x.inno", vocab)
     assert info.value.diagnostics[0].hint == "did you mean 'dig'?"
 
 
 def test_the_catalog_and_the_table_say_what_a_face_only_card_is():
     cat = {c["name"]: c for c in card_catalog("3e", ["artifacts", "relics"])["cards"]}
-    assert cat["Timbuktu"]["face_only"] == "Cities of Destiny" and cat["Ching Shih"]["face_only"] == "Figures in the Sand"
+    assert "face_only" not in cat["Timbuktu"] and cat["Ching Shih"]["face_only"] == "Figures in the Sand"
+    assert cat["Timbuktu"]["icons"] == ["lightbulb", "crown", "crown", "crown", "hex", "plus"]
     assert "face_only" not in cat["Safety Pin"] and cat["Safety Pin"]["set"] == "echoes"
 
 

@@ -18,6 +18,11 @@ def reference():
     return load()
 
 
+# the Cities cells whose word differs from the reference's (a language word, or a clearer one)
+REFERENCE_WORDS = {"left_arrow": "splay_left", "right_arrow": "splay_right", "up_arrow": "splay_up",
+                   "junk_sign": "junk", "unsplay_sign": "unsplay"}
+
+
 def cells(card: dict, hex_like: set[str]) -> list[str]:
     """The card's icon row in the reference's words: 'bonus_N' for a bonus, the hex for a music note."""
     out = []
@@ -25,7 +30,7 @@ def cells(card: dict, hex_like: set[str]) -> list[str]:
         if word == "bonus":
             out.append(f"bonus_{card['cell_values'][i]}")
         else:
-            out.append("hex" if word in hex_like else word)
+            out.append("hex" if word in hex_like else REFERENCE_WORDS.get(word, word))
     return out
 
 

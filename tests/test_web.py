@@ -446,3 +446,37 @@ def test_the_page_sends_no_seed_to_a_server_that_deals_its_own(browser, tmp_path
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_a_city_is_drawn_with_its_six_positions(server, browser, shots):
+    """Cities of Destiny on the table: a city's top right and top middle beside its name, a set's cell drawn by its
+    manifest's glyph, a splayed city showing its top right."""
+    from innoscript.runtime.api.faces import card_catalog
+    pg, errors = page(browser, server)
+    pg.wait_for_selector("#sets input[value=cities]")
+    pg.check("#set-cities")
+    pg.select_option("#seat-1", "greedy")
+    pg.click("#start")
+    pg.wait_for_selector("#decision .option")
+    cat = {c["name"]: c for c in card_catalog("3e", ["cities"])["cards"]}
+    drawn = pg.evaluate("""([zurich, cordoba]) => {
+        const a = InnoCards.card(zurich), b = InnoCards.detail(cordoba);
+        const p = InnoCards.pile({splay: "left", cards: [cordoba, zurich]});
+        document.body.append(a, b, p);
+        const slots = (el) => Array.from(el.querySelectorAll('.inno-slot')).map((s) => s.className.match(/inno-slot-(\\w+)/)[1]);
+        const box = (sel) => a.querySelector(sel).getBoundingClientRect();
+        return {six: a.classList.contains('inno-six'), slots: slots(a),
+                flag: a.querySelector('.inno-slot-top_middle text').textContent,
+                flagLabel: a.querySelector('.inno-slot-top_middle svg').getAttribute('aria-label'),
+                topRow: Math.abs(box('.inno-slot-top_middle').top - box('.inno-slot-top_left').top) < 2
+                        && box('.inno-slot-top_middle').bottom <= box('.inno-slot-bottom_left').top,
+                arrow: b.querySelector('.inno-slot-top_middle text').textContent,
+                strip: slots(p.querySelector('.inno-strip'))};
+    }""", [cat["Zurich"], cat["Cordoba"]])
+    assert drawn["six"] and set(drawn["slots"]) == {"top_left", "bottom_left", "bottom_middle", "bottom_right",
+                                                    "top_right", "top_middle"}
+    assert drawn["flag"] == "\u2691" and drawn["flagLabel"] == "flag" and drawn["topRow"]
+    assert drawn["arrow"] == "\u2190"
+    assert drawn["strip"] == ["bottom_right", "top_right"]        # a left splay shows a city's top right too
+    pg.screenshot(path=str(shots / "web-cities.png"))
+    assert not errors

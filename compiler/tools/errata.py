@@ -143,6 +143,8 @@ def check(cards_ast: list, reference: dict, edition: str) -> list[EffectCheck]:
         for cell in sorted(set(mine) | {c for c, t in printed_cells.items() if t}):
             out.append(_compare(card.name, cell, mine.get(cell, ""), printed_cells.get(cell, ""), set_name))
         printed = [e["text"] for e in ref.get("dogma_effects", [])]
+        if card.no_effect and not printed:      # printed with no text at all (a city): nothing to compare
+            continue
         for i in range(max(len(printed), len(rendered))):
             out.append(_compare(card.name, i + 1, rendered[i] if i < len(rendered) else "",
                                 printed[i] if i < len(printed) else "", set_name))

@@ -455,6 +455,8 @@ class Renderer:
                 options.append("counting its icons in addition to your board's")
             elif o.kind == "no_cells":
                 options.append("running no cell effects")
+            elif o.kind == "twice":
+                options.append("performing each of its effects twice yourself (each demand going round twice)")
             else:
                 options.append(f"running the cell effects of {self.expr(o.cards)} instead of its pile's")
         return text + (", " + " and ".join(options) if options else "")

@@ -103,6 +103,17 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("same_icons", ("cards", "cards"), "bool",
             "whether each of the first cards prints exactly the icons, in type and number, of one of the second "
             "cards (the hex and non-icon cells aside): same_icons(it, your top cards)"),
+    Builtin("cell_at", ("cards", "str"), "str", "the word a card prints at an icon position, named as the manifests "
+                                                "name it ('' for none or an empty position): cell_at(melded, \"top_middle\")"),
+    Builtin("icon_at", ("cards", "str"), "icon", "the icon a card prints at an icon position (none when it prints the "
+                                                 "hex, a set's cell or nothing there): has(X, icon_at(X, \"top_middle\"))"),
+    Builtin("cell_count", ("cell", "cards"), "int", "how many of that cell the cards show (visible ones for board "
+                                                    "cards, every printed one elsewhere): cell_count(CELL, your board)"),
+    Builtin("cell_printed", ("cell", "cards"), "int", "how many of that cell the cards print, wherever they are "
+                                                      "(shown or not): cell_printed(CELL, tucked)"),
+    Builtin("visible_cards", ("player", "color"), "int", "how many cards of the player's pile of that colour are "
+                                                         "visible: its top card, and every card under it when the "
+                                                         "pile is splayed"),
     Builtin("changes", (), "int", "how many changes the game has had so far in this dogma action (a card moved, drawn "
                                   "or revealed, a splay, a pile reordered: what the sharing bonus counts); 0 outside "
                                   "one. 'if this caused a change' compares it before and after the statement before it"),

@@ -141,7 +141,7 @@ _TABLE: list[tuple] = [
     ("TRANSFER_SHARED", ("const",), 1, 1,
      "pop cards; move them to the game-wide zone a set manifest names (not past its limit for 'you'); push the cards moved", ""),
     ("DOGMA_WITH", ("const", "int"), 2, 0,
-     "pop cell cards (or null), cards; a free Dogma of the first card (int: 1 own icons, 2 no cells, 4 cells of them)", ""),
+     "pop cell cards (or null), cards; a free Dogma of the first card (int: 1 own icons, 2 no cells, 4 cells of them, 8 each effect twice)", ""),
     ("DRAW_FROM", ("enum:draw",), 3, 1,
      "pop a set's name (null: by the draw rules), age, count; draw that many of that card type (and meld/...); push them", ""),
 ]

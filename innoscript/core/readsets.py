@@ -46,6 +46,8 @@ _BUILTIN_READS = {
     "splayed": ("you", "board"),
     "set": "pure", "cell_value": "pure", "splay_rank": "pure", "was_marked": "pure", "max": "pure", "min": "pure",
     "alphabetically_before": "pure", "sets": "pure", "home": "pure", "in_play": "pure", "same_icons": "pure",
+    "cell_at": "pure", "icon_at": "pure", "cell_count": "position", "cell_printed": "pure",
+    "visible_cards": ("player", "board"),
     "cell_values": "position", "cell_effects": "position", "highest_splay": ("player", "board"),
     "hex_position": "pure",
     # cell_score runs a set's expression, which may read anything: it is not here, so it reads "*"

@@ -66,7 +66,10 @@ def _card_catalog(edition: str, sets: tuple) -> dict:
             face["face_only"] = types.get(face["set"], face["set"])
         out.append(face)
     m = bundle["manifest"]
-    manifest = {k: m[k] for k in ("colors", "icons", "hex", "icon_positions", "splays", "ages")}
+    manifest = {k: m[k] for k in ("colors", "icons", "hex", "ages")}
+    # the icon positions with the sets' own (a city's top middle and top right), and what each splay shows
+    manifest["icon_positions"] = list(cards.positions)
+    manifest["splays"] = {d: [cards.positions[k] for k in ks] for d, ks in cards.splay_positions.items() if d != "none"}
     # icons the sets add (a music note counts as a hex), and the sets' cells as frontends draw them
     manifest["set_icons"] = {i: dict(v) for n in sorted(bundle.get("sets", {}))
                              for i, v in bundle["sets"][n]["manifest"].get("icons", {}).items()}

@@ -12,6 +12,7 @@ with a short reason; ``Game.load`` turns it into ``BadSave``.
 from __future__ import annotations
 
 from innoscript.compiler.verifier import VerifyError, verify
+from innoscript.core.hook_points import HOOK_POINTS
 from ..machine.frames import HOOK
 
 MAX_NUMBER = 10 ** 6
@@ -120,6 +121,9 @@ def check(cards, state: dict) -> None:
             _int(q, 0, n, "turn/boards/seen")
         if len(set(rec["seen"])) != len(rec["seen"]) or rec["start"] is not None and rec["seen"][:1] != [rec["start"]]:
             raise ValueError(f"turn/boards/{c}: each board once, the board it started on first")
+    for name, times in t.get("set_actions", {}).items():
+        if name not in cards.set_actions or not 1 <= times <= cards.set_actions[name]["per_turn"]:
+            raise ValueError(f"turn/set_actions/{name[:40]}: no action of the sets in play, or taken more than it may be")
     for key in ("scored", "tucked"):
         if len(t[key]) != n:
             raise ValueError(f"turn/{key} has {len(t[key])} entries for {n} players")
@@ -203,7 +207,8 @@ def _check_pending(cards, state, n):
                 _int(o, 0, ncards, "pending option")
     elif kind == "action":
         for o in opts:
-            if not isinstance(o, dict) or o.get("type") not in ("draw", "meld", "achieve", "dogma"):
+            if not isinstance(o, dict) or o.get("type") not in ("draw", "meld", "achieve", "dogma", "set_action") \
+                    or o["type"] == "set_action" and o.get("action") not in cards.set_actions:
                 raise ValueError("an action option is not an action")
             if "card" in o:
                 _int(o["card"], 0, ncards, "action option card")
@@ -263,7 +268,8 @@ def _check_dogma(cards, state, n):
     d = state["dogma"]
     ncards = len(cards.cards)
     if "hook" in d:    # the hooks of a hook point are running (runtime/rules/hooks.py)
-        if d["hook"] not in {h["point"] for h in cards.hooks} or d["card"] != -1 or d["icon"] is not None:
+        if d["hook"] not in cards.hooks_at and d["hook"] not in HOOK_POINTS or d["card"] != -1 \
+                or d["icon"] is not None:
             raise ValueError("dogma/hook names a hook point, with no card and no icon")
     else:
         _int(d["card"], 0, ncards, "dogma/card")
@@ -326,7 +332,7 @@ def _check_dogma(cards, state, n):
                         or not all(isinstance(free[k], bool) for k in ("shared", "shared_change")) \
                         or not _names(free["marks"]):
                     raise ValueError(f"{what}/free: a free Dogma names its card, its player, its marks and two flags "
-                                     "(and its counts, and its options: own_icons, cells)")
+                                     "(and its counts, and its options: own_icons, cells, twice)")
                 _int(free["card"], 0, ncards, f"{what}/free/card")
                 _int(free["active"], 0, n, f"{what}/free/active")
                 _check_free_options(cards, free, f"{what}/free")
@@ -359,15 +365,16 @@ def _check_dogma(cards, state, n):
 
 
 FREE_KEYS = {"card", "active", "marks", "shared", "shared_change"}
-FREE_OPTIONS = {"own_icons", "cells",     # a free Dogma's options, kept only when given (runtime/rules/dogma.py)
+FREE_OPTIONS = {"own_icons", "cells", "twice",   # a free Dogma's options, kept only when given (runtime/rules/dogma.py)
                 "counts"}                 # the counts it started with (absent in games saved before they were kept)
 
 
 def _check_free_options(cards, free: dict, what: str) -> None:
     """'counting its icons' is kept as own_icons: true; the cell effects the options chose as cells: at most
     64 [card, effect] pairs, each a cell effect of its card."""
-    if "own_icons" in free and free["own_icons"] is not True:
-        raise ValueError(f"{what}/own_icons is true when kept")
+    for flag in ("own_icons", "twice"):
+        if flag in free and free[flag] is not True:
+            raise ValueError(f"{what}/{flag} is true when kept")
     cells = free.get("cells", [])
     if not isinstance(cells, list) or len(cells) > 64:
         raise ValueError(f"{what}/cells is a short list of cell effects")

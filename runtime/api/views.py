@@ -37,7 +37,7 @@ import hmac
 from collections.abc import Mapping
 
 from innoscript.core import opcodes as O
-from ..machine.expressions import points, team_points
+from ..machine.expressions import derived_achievements, points, team_points
 from ..rules import zones as Z
 from ..rules.engine import IllegalAnswer, _key, _show
 from ..state import teams as T
@@ -123,7 +123,8 @@ def _players(cards: Cards, state: dict, viewer: int | None) -> list[dict]:
             "points": points(cards, state, p),
             "achievements": {"ages": _ages(cards, pl["achievements"]),
                              "special": [a for a in pl["achievements"] if isinstance(a, str)],
-                             "count": len(pl["achievements"])},
+                             "count": len(pl["achievements"]),
+                             **({"derived": derived_achievements(cards, state, p)} if cards.cell_achievements else {})},
             "revealed": [card_face(cards, c) for c in pl["revealed"]],
         }
         if "zones" in pl:
@@ -300,6 +301,8 @@ def option_view(cards: Cards, state: dict, pending: dict, option, viewer: int, t
             if out["type"] == "dogma" and tables is not None:
                 out["preview"] = dogma_preview(cards, state, pending["player"], out["card"], tables)
             out["card"] = card_face(cards, out["card"])
+        if out["type"] == "set_action":      # a set's action: the word players read (its manifest's label)
+            out["label"] = cards.set_actions[out["action"]]["label"]
         return out
     if kind == "select_cards" and isinstance(option, str):
         return {"special": option}
@@ -481,7 +484,7 @@ def answer_as_seen(cards: Cards, state: dict, viewer: int, answer):
     if kind == "action":
         a = answer
         if isinstance(a, dict):
-            a = {k: v for k, v in a.items() if k != "preview"}      # the preview is for reading only
+            a = {k: v for k, v in a.items() if k not in ("preview", "label")}   # for reading only
             if isinstance(a.get("card"), dict):                     # a card as shown: its face, by its id
                 a["card"] = a["card"].get("id") if "ref" not in a["card"] else None
         for o in options:

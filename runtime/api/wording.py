@@ -53,6 +53,8 @@ def action_label(o: dict, view: dict, player: int) -> str:
     where = f" from your {o['from']}" if o.get("from") else ""     # a set's zone the action may take its card from
     if t == "achieve":
         return f"Achieve age {o['age']}{where}"
+    if t == "set_action":      # a set's own action on a card (Endorse)
+        return f"{o.get('label') or o.get('action')} {o['card']['name']}"
     label = f"{'Dogma' if t == 'dogma' else 'Meld'} {o['card']['name']}{where}"
     pv = o.get("preview")
     if t == "dogma" and pv:

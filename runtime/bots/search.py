@@ -37,7 +37,7 @@ import time
 import weakref
 
 from ..api.game import load_game_bundle
-from ..machine.expressions import points
+from ..machine.expressions import derived_achievements, points
 from ..rules.engine import Engine
 from ..state import teams as T
 from ..state.board import board_table, top_cards
@@ -231,7 +231,8 @@ def evaluate(cards: Cards, st: dict, me: int) -> float:
         reach = sum(1 for a in avail if pts >= 5 * a and top >= a)
         icons = sum(_visible(cards, pile) for pile in pl["board"].values() if pile["cards"])
         splays = sum(1 for pile in pl["board"].values() if pile["splay"] != "none" and len(pile["cards"]) > 1)
-        v = (60.0 * len(pl["achievements"]) + 1.2 * pts + 3.0 * sum(tops) + 4.0 * top + 0.8 * icons
+        held = len(pl["achievements"]) + (derived_achievements(cards, st, p) if cards.cell_achievements else 0)
+        v = (60.0 * held + 1.2 * pts + 3.0 * sum(tops) + 4.0 * top + 0.8 * icons
              + 2.0 * splays + 12.0 * min(reach, 2) + 2.5 * min(len(pl["hand"]), 3))
         vals.append(v)
     if T.has_teams(st):   # a team's strength is its players' together; the opponents are the other team

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..state import teams
 from ..state.board import board_table, highest_top_value, locate, may_achieve, pile_ends, pile_icons, values
 from ..state.positions import draw_age
 
@@ -206,7 +205,7 @@ def _points(e, f, p):
 
 
 def _achievements(e, f, p):
-    return teams.achievement_count(e.state, p) if p is not None else 0   # a team's are pooled
+    return e.held(p) if p is not None else 0   # the host's: a team's pooled, the cells' derived ones with them
 
 
 def _eligible(e, f, cs):
@@ -236,7 +235,7 @@ def _tucked(e, f, p):
 
 
 def _has(e, f, cs, icon):
-    return any(icon in e.cards.printed[c] for c in _list(cs))
+    return icon is not None and any(icon in e.cards.printed[c] for c in _list(cs))
 
 
 def _featured_icon(e, f, cs):
@@ -455,6 +454,41 @@ def _same_icons(e, f, a, b):
     return bool(a) and all(any(kinds(x) == kinds(y) for y in _list(b)) for x in a)
 
 
+def _position(e, cs, where: str):
+    cs = _list(cs)
+    if not cs or where not in e.cards.positions:
+        return None
+    k = e.cards.positions.index(where)
+    printed = e.cards.printed[cs[0]]
+    return printed[k] if k < len(printed) else None
+
+
+def _cell_at(e, f, cs, where):
+    return _position(e, cs, where) or ""
+
+
+def _icon_at(e, f, cs, where):
+    w = _position(e, cs, where)
+    return w if w in e.cards.icons and w not in e.cards.not_icons else None
+
+
+def _cell_count(e, f, cell, cs):
+    places = _board_places(e)
+    return sum(1 for c in _list(cs) for k in _shown_positions(e, c, places) if e.cards.printed[c][k] == cell)
+
+
+def _cell_printed(e, f, cell, cs):
+    return sum(e.cards.printed[c].count(cell) for c in _list(cs))
+
+
+def _visible_cards(e, f, p, color):
+    if p is None or color is None:
+        return 0
+    pile = e.state["players"][p]["board"][color]
+    n = len(pile["cards"])
+    return n if pile["splay"] != "none" else min(n, 1)
+
+
 def _changes(e, f):
     d = e.state.get("dogma")
     return d["changes"] if d else 0
@@ -474,7 +508,7 @@ IMPLEMENTATIONS = {
     "board_at_start": _board_at_start,
     "splay_rank": _splay_rank,
     "highest_splay": _highest_splay,
-    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "home": _home, "in_play": _in_play,
+    "eligible": _eligible, "alphabetically_before": _alphabetically_before, "changes": _changes, "sets": _sets, "home": _home, "cell_at": _cell_at, "icon_at": _icon_at, "cell_count": _cell_count, "cell_printed": _cell_printed, "visible_cards": _visible_cards, "in_play": _in_play,
     "same_icons": _same_icons, "featured_icon": _featured_icon, "highest_value": _highest_value, "lowest_value": _lowest_value,
 }
 

@@ -43,6 +43,9 @@ class _Reader:
     def cell_score(self, cell: str, p: int) -> int:
         return cell_score(self.cards, self.state, cell, p)
 
+    def held(self, p: int) -> int:
+        return held_achievements(self.cards, self.state, p)
+
 
 def evaluate(cards, state: dict, set_name: str, what: str, p: int):
     """The value of a set's expression ``what`` (``draw_rule``) for player p; None when
@@ -88,6 +91,21 @@ def run_chunk(cards, state: dict, chunk: dict, label: str, p: int):
              "stack": [], "locals": [None] * len(chunk["locals"]), "you": p, "me": p, "did": False}
     vm.run_vm(reader, frame)     # the reader's tier is the VM
     return frame.get("result")
+
+
+def derived_achievements(cards, state: dict, p: int) -> int:
+    """The achievements p's cells count as besides p's achievements pile (manifest ``cells.CELL.achievements``:
+    Cities' flags and fountains), each cell once."""
+    return sum(int(kept_value(cards, state, chunk, f"{n}:cells/{cell}/achievements", p) or 0)
+               for cell, (n, chunk) in cards.cell_achievements.items())
+
+
+def held_achievements(cards, state: dict, p: int) -> int:
+    """Every achievement p counts: the pile's and the derived ones; a team's pooled (runtime/state/teams.py)."""
+    n = teams.achievement_count(state, p)
+    if cards.cell_achievements:
+        n += sum(derived_achievements(cards, state, q) for q in teams.team(state, p))
+    return n
 
 
 def cell_score(cards, state: dict, cell: str, p: int) -> int:

@@ -165,6 +165,11 @@ _EMULATED = {O.NEG, O.IN, O.HAS_ICON, O.IS_COLOR, O.PLAYERS, O.ZONE_GLOBAL, O.DE
              O.ZONE_SHARED, O.TRANSFER_SHARED, O.DRAW_FROM}
 
 
+# the instructions that may move a card by a verb an event hook follows (runtime/rules/hooks.py, follow_move)
+_MOVING = {O.TRANSFER, O.DRAW, O.DRAW_SET, O.TRANSFER_SET, O.DRAW_NAMED, O.TRANSFER_SHARED, O.DRAW_FROM, O.SPLAY,
+           O.MOVE, O.MOVE_NAMED}
+
+
 def _ends(ins) -> bool:
     info = O.OPCODES[ins[0]]
     return info.jumps or info.terminal
@@ -268,6 +273,9 @@ def _block(code, consts, depth, start, end) -> list[str]:
             lines.append(f"_op{op}(engine, frame, CHUNK, INS[{pc}], {pc})")
             if pushes:
                 lines.append(f"s{d - pops} = _st.pop()")
+            if op in _MOVING:    # a move's event hooks run now: the VM takes over after it and yields to them
+                lines += ["if engine.__dict__.get('events_due') and frame['kind'] != 'condition':", f"    hand = {pc + 1}",
+                          "    break"]
         if pc == end - 1 and not (O.OPCODES[op].terminal or O.OPCODES[op].jumps):
             lines.append(f"blk = {end}")   # falls through to the next block
     return lines

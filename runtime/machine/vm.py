@@ -89,6 +89,12 @@ def run_vm(engine, frame: dict) -> str:
     budget = engine.budget
     trace = engine.trace          # None unless coverage is being measured
     where = (frame["card"], frame.get("effect", -1))
+    # an effect's or a hook's frame stops for a move's event hooks (runtime/rules/hooks.py, follow_move); a
+    # condition, run inside a move's checks, never does
+    yields = frame["kind"] != "condition"
+    if yields and getattr(engine, "events_due", False):
+        engine.events_due = False      # a move's event hooks first (a compiled frame handed over after its move)
+        return "execute"
     CONST, LOAD, STORE, JUMP, JUMP_IF_FALSE, POP = O.CONST, O.LOAD, O.STORE, O.JUMP, O.JUMP_IF_FALSE, O.POP
     FOR_NEXT, COMPARE, CALL, PLAYER, ZONE = O.FOR_NEXT, O.COMPARE, O.CALL, O.PLAYER, O.ZONE
     try:
@@ -158,6 +164,10 @@ def run_vm(engine, frame: dict) -> str:
                 pc = _slow_op(engine, frame, chunk, ins, op, pc)
                 if isinstance(pc, str):
                     return pc
+                if yields and getattr(engine, "events_due", False):   # a move's event hooks now, the frame after
+                    engine.events_due = False
+                    frame["pc"] = pc
+                    return "execute"
                 if trace is not None and op == O.JUMP_IF_TRUE:
                     trace.add((*where, old, pc))
     except NeedDecision:
@@ -664,7 +674,8 @@ def _op_dogma_with(engine, frame, chunk, ins, pc):
         flags = ins[2]
         # the cell effects run first: the pile's, none, or those of the cards given
         engine.free_dogma(frame, target[0], chunk["consts"][ins[1]], own_icons=bool(flags & 1),
-                          cells="none" if flags & 2 else "given" if flags & 4 else "pile", cells_of=_as_list(cells))
+                          cells="none" if flags & 2 else "given" if flags & 4 else "pile", cells_of=_as_list(cells),
+                          twice=bool(flags & 8))
         return "execute"
     return pc + 1
 

@@ -12,7 +12,7 @@ ties follow ``tie_break_order``.  Teams pool achievements and scores
 from __future__ import annotations
 
 from ..machine import tier
-from ..machine.expressions import team_points
+from ..machine.expressions import derived_achievements, held_achievements, team_points
 from ..machine.faults import GameOver, RuntimeFault
 from ..state import fingerprints, teams
 from ..state.positions import place, remove_from_anywhere
@@ -104,6 +104,8 @@ class Achievements:
             now = self.__dict__["_check_now"] = "immediately" in self._timings_used()
         if now:
             self.check_specials("immediately")
+        if self.cards.cell_achievements and self.rule("achievement_win_check") != "end_of_action":
+            self.check_win_by_achievements()     # a splay or a move can make a flag count: a win at once
 
     def _timings_used(self) -> set:
         used = self.__dict__.get("_used")
@@ -178,7 +180,7 @@ class Achievements:
         if plan is None:
             timings = self._special_timings()
             reads = {n: tuple(s.get("reads") or ("*",)) for n, s in self.cards.specials.items()
-                     if when is None or timings[n] == when}
+                     if (when is None or timings[n] == when) and s["condition"] is not None}
             by_set = {r: fingerprints.keyer(r) for r in reads.values()}
             plan = kept[when] = ({n: by_set[r] for n, r in reads.items()},
                                  fingerprints.keyer([x for r in reads.values() for x in r]))
@@ -206,13 +208,15 @@ class Achievements:
         held = 0
         for pl in st["players"]:
             held += len(pl["achievements"])
+        if self.cards.cell_achievements:      # what the players' cells count as (Cities' flags)
+            held += sum(derived_achievements(self.cards, st, p) for p in range(len(st["players"])))
         if held < self._least_needed():
             return   # the common case: fewer achievements in play than any table needs
         need = self.achievements_needed()
         if held < need:
             return   # no one (no team, pooled) has enough
         order = self.tie_order()
-        count = {p: teams.achievement_count(st, p) for p in order}   # a team's achievements are pooled
+        count = {p: held_achievements(self.cards, st, p) for p in order}   # a team's are pooled
         reached = [p for p in order if count[p] >= need]
         if reached:
             most = max(count[p] for p in reached)
@@ -257,7 +261,7 @@ class Achievements:
         best = max(scores)
         tied = [p for p, s in zip(sides, scores) if s == best]
         if len(tied) > 1:
-            ach = [teams.achievement_count(st, p) for p in tied]
+            ach = [held_achievements(self.cards, st, p) for p in tied]
             tied = [p for p, a in zip(tied, ach) if a == max(ach)]
         self.win(tied, "score")
 

@@ -115,34 +115,37 @@ class Dogma:
     def pile_cell_effects(self, cid: int) -> list[tuple[int, int]]:
         return pile_cell_effects(self.cards, self.state, cid)
 
-    def effect_list(self, cid: int, p: int, counts: list[int], out: set, cells: list) -> list[list]:
+    def effect_list(self, cid: int, p: int, counts: list[int], out: set, cells: list, twice: bool = False) -> list[list]:
         """The work list of a dogma of cid by p: the cell effects ``cells`` ((card, effect) pairs) in order,
         then cid's demands, compels and non-demands in printed order. Cell effects and non-demands go to every player with as
         many icons or more, the active player last; demands to each opponent with fewer, compels to each
         with as many or more; players in ``out`` (parley) take no part. Entries: [card, effect, you, me,
-        sharer]; only an opponent's sharing earns the sharing bonus."""
+        sharer]; only an opponent's sharing earns the sharing bonus. ``twice`` (a Dogma doubling its effects,
+        Endorse): the launcher performs each cell effect and non-demand twice, the sharers once; each demand and
+        compel goes round twice."""
         st = self.state
         mine = counts[p]
         sharers = []
         for q in self.players_from(p, True):
             if counts[q] >= mine and q not in out:
                 sharers.append((q, not teams.same_team(st, p, q)))   # only an opponent earns the bonus
+        times = 2 if twice else 1
         items = []
         for c, e in cells:
             for q, earns in sharers:
-                items.append([c, e, q, p, earns])
+                items += [[c, e, q, p, earns]] * (times if q == p else 1)
         for e, chunk in enumerate(self.cards.cards[cid]["effects"]):
             kind = chunk["kind"]
             if kind == "cell":
                 continue
             if kind == "demand" or kind == "compel":
-                for q in self.opponents(p):
-                    if (counts[q] < mine) == (kind == "demand") and q not in out:
-                        items.append([cid, e, q, p, False])
+                round_ = [[cid, e, q, p, False] for q in self.opponents(p)
+                          if (counts[q] < mine) == (kind == "demand") and q not in out]
+                items += round_ * times
             else:
                 for q, earns in sharers:
-                    items.append([cid, e, q, p, earns])
-        return items
+                    items += [[cid, e, q, p, earns]] * (times if q == p else 1)
+        return [list(i) for i in items]
 
     def has_dogma_effects(self, cid: int) -> bool:
         return any(chunk["kind"] != "cell" for chunk in self.cards.cards[cid]["effects"])
@@ -258,7 +261,7 @@ class Dogma:
         return bool(d["shared_change"])
 
     def free_dogma(self, frame, cid: int, mark: str | None = None, own_icons: bool = False,
-                   cells: str = "pile", cells_of: list = ()):
+                   cells: str = "pile", cells_of: list = (), twice: bool = False):
         """'dogma X [, MARK] [OPTIONS]': a full Dogma of X by the frame's player, inside the running action or
         hook: X's featured icon counted for every player now, its own sharing, demands and cell effects
         (X's pile's when X is a top card) and its own sharing bonus at its end. Its work list carries
@@ -283,6 +286,8 @@ class Dogma:
         options = {}
         if own_icons:
             options["own_icons"] = True
+        if twice:
+            options["twice"] = True
         if cells != "pile":
             options["cell_effects"] = cells
         self.emit("dogma", player=you, card=cid, icon=icon, counts=counts, free=True, **flags,
@@ -293,6 +298,8 @@ class Dogma:
                 "counts": counts}     # the counts it started with (an execution 'as if on this card' reads them)
         if own_icons:
             free["own_icons"] = True
+        if twice:
+            free["twice"] = True
         if chosen is not None:
             free["cells"] = [list(ce) for ce in chosen]
         entry = {"work": [], "depth": depth, "record": len(records), "free": free}
@@ -300,7 +307,7 @@ class Dogma:
         if steps:   # non-adjacent players choose first, as in a Dogma action (no card is paid to use X)
             st["dogma"]["stack"].append({"parley": steps, "excluded": [], "counts": counts, "then": entry})
         else:
-            entry["work"] = self.effect_list(cid, you, counts, set(), self._free_cells(free))
+            entry["work"] = self.effect_list(cid, you, counts, set(), self._free_cells(free), free.get("twice", False))
             st["dogma"]["stack"].append(entry)
 
     def _free_cells(self, free: dict) -> list:
@@ -323,7 +330,8 @@ class Dogma:
         entry = top["then"]
         cid, you = entry["free"]["card"], entry["free"]["active"]
         self._prelude(top["parley"], top["excluded"], top, cid)
-        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self._free_cells(entry["free"]))
+        entry["work"] = self.effect_list(cid, you, top["counts"], set(top["excluded"]), self._free_cells(entry["free"]),
+                                           entry["free"].get("twice", False))
         self.state["dogma"]["stack"][-1] = entry
 
     def _end_free_dogma(self, free: dict) -> None:

@@ -38,7 +38,7 @@ import pickle
 
 from innoscript.core import opcodes as O
 from ..machine import tier
-from ..machine.expressions import cell_score, points
+from ..machine.expressions import cell_score, held_achievements, points
 from ..machine.faults import BudgetExhausted, GameOver, NeedDecision, budget_fault
 from ..machine.frames import HOOK
 from ..state import teams
@@ -100,6 +100,7 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
         self.cards = Cards.of(bundle)
         self.state = state
         self.events: list[dict] = []
+        self.events_due = False         # a move's event hooks wait on the stack: the running frame yields
         self.budget = STEP_BUDGET
         self.trace: set | None = None   # set to a set to record executed pcs and branch edges (coverage)
         self.icon_cache: dict = {}       # (board revision, cards) -> icon counts; never saved
@@ -146,6 +147,11 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
     def cell_score(self, cell: str, p: int) -> int:
         """The points a set's cell adds to p's score (the VM's cell_score() builtin asks its host)."""
         return cell_score(self.cards, self.state, cell, p)
+
+    def held(self, p: int) -> int:
+        """Every achievement p (p's team) counts, the cells' derived ones included (the VM's achievements()
+        builtin asks its host)."""
+        return held_achievements(self.cards, self.state, p)
 
     def legal_actions(self) -> list[dict]:
         p = self.state["pending"]

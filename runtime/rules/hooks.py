@@ -23,10 +23,12 @@ Points run here:
   inside an effect), with the card melded and the card it covered (none when
   it started a pile); the action ends when the hooks are done, so the checks
   at the end of an action come after them;
-- ``after VERB(card)``: an event hook, right after a set's zone verb moved a
-  card (a dig): its items go at the front of the innermost work list, so
-  they run when the effect or hook that made the move is done, before what
-  follows it, with "you" the player the card moved for;
+- ``after VERB(card, from)``: an event hook, right after a move by a set's
+  zone verb (a dig) or the language's meld, tuck, junk or splay: its items go
+  on the stack as a work list of their own and the running frame stops after
+  its instruction (``events_due``), so they run at once, with "you" the
+  player who made the move;
+- ``action NAME(card)``: a set's action, taken as one of the turn's;
 - ``turn_start``: at the start of each turn, before its first action; when
   the hooks are done, the checks at the end of an action run (special
   achievements checked then, the win by achievements) and the turn's
@@ -58,32 +60,39 @@ class Hooks:
         found = self.hooks_at(point)
         st = self.state
         p = st["turn"]["active"]
-        if not found or st["players"][p].get("eliminated"):
+        events = self.__dict__.pop("_pending_events", [])    # the action's own moves' event hooks come first
+        if not found and not events or st["players"][p].get("eliminated"):
             return False
         st["dogma"] = {"card": -1, "hook": point, "active": p, "icon": None,
                        "counts": [0] * len(st["players"]), "vars": {}, "records": [], "changes": 0,
-                       "shared_change": False, "stack": [{"work": [[HOOK, k, p, p, False, args] for k in found]}],
+                       "shared_change": False, "stack": [{"work": events + [[HOOK, k, p, p, False, args] for k in found]}],
                        "prelude": [], "prelude_frame": {}, "excluded": [], "built": True}
         st["phase"] = "dogma"
         return True
 
-    def follow_move(self, verb: str, p: int, cid: int) -> None:
-        """A zone's verb moved a card for player p: its event hooks ('hook after VERB') are queued to run
-        when the running effect or hook is done. A verb's move happens only inside an effect or a hook, so
-        a work list is always there to queue them on."""
+    def follow_move(self, verb: str, p: int, cid: int, origin) -> None:
+        """A verb moved a card for player p (a splay: its pile's top card, ``origin`` the direction it had): the
+        event hooks of that verb ('hook after VERB') run at once, before the rest of the effect or hook that made
+        the move: they go on the stack as a work list of their own, and ``events_due`` makes the running frame
+        stop after its instruction (runtime/machine/vm.py), to go on when they are done. A move made outside any
+        effect or hook (the Meld action's own meld) is kept for the hooks that the action starts next
+        (``run_hooks``)."""
         found = self.cards.hooks_at.get(f"after {verb}")
-        d = self.state["dogma"]
-        if not found or d is None:
+        if not found:
             return
-        work = next((e["work"] for e in reversed(d["stack"]) if "work" in e), None)
-        if work is None:
-            raise RuntimeError(f"a move by '{verb}' outside any effect or hook")
-        work[0:0] = [[HOOK, k, p, p, False, [[cid]]] for k in found]
+        items = [[HOOK, k, p, p, False, [[cid], origin or ""]] for k in found]
+        d = self.state["dogma"]
+        if d is None or not d["stack"]:
+            self.__dict__.setdefault("_pending_events", []).extend(items)
+            return
+        d["stack"].append({"work": items})
+        self.events_due = True
 
     def start_turn(self) -> None:
         """The turn has begun: its turn_start hooks run before the first action (as an action of their own
         for what a card remembers of 'this action': the boards it has been on)."""
         self.state["turn"]["boards"] = {}
+        self.__dict__.pop("_pending_events", None)     # the set-up's melds are no action's
         self.run_hooks("turn_start", [])
 
     def _end_hooks(self, d: dict) -> None:

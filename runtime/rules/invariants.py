@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..machine import builtins as builtins_impl
+from ..machine.expressions import derived_achievements, held_achievements
 from ..state import teams
 from ..state.board import board_cards, icon_count
 from ..state.positions import card_places, supply_piles
@@ -101,6 +102,8 @@ def team_violations(engine) -> list[str]:
     frame = {"you": 0}
     for t in teams.teams_of(st):
         total = sum(len(st["players"][p]["achievements"]) for p in t)
+        if cards.cell_achievements:     # and what the team's cells count as (Cities' flags and fountains)
+            total += sum(derived_achievements(cards, st, p) for p in t)
         counted = [builtins_impl.call(engine, frame, "achievements", [p]) for p in t]
         if any(c != total for c in counted):
             out.append(f"team {t}: achievements counted {counted}, the team holds {total}")
@@ -111,7 +114,7 @@ def team_violations(engine) -> list[str]:
     if result and result.get("winners") is not None:
         if teams.winners(st, result["winners"]) != sorted(result["winners"]):
             out.append(f"winners {result['winners']} are not whole teams")
-        if result["reason"] == "achievements" and teams.achievement_count(st, result["winners"][0]) < need:
+        if result["reason"] == "achievements" and held_achievements(cards, st, result["winners"][0]) < need:
             out.append(f"winners {result['winners']} won by achievements with fewer than {need}")
     if teams.has_teams(st):
         seats = teams.seating(st)

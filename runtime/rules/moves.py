@@ -65,6 +65,7 @@ class Moves:
         if splay != "none":
             pile["splay"] = splay
         self.emit("tuck" if bottom else "meld", player=p, card=cid, **self._origin(where), **extra)
+        self.follow_move("tuck" if bottom else "meld", p, cid, where[0])
 
     def _put(self, p: int, cid: int, verb: str):
         """Move one card for player p by a verb (no decisions). False: the move did nothing (a full zone)."""
@@ -87,7 +88,7 @@ class Moves:
             where = remove_from_anywhere(st, cid)
             place(self.cards, st, cid, zone, p)
             self.emit(verb, player=p, card=cid, zone=zone, **self._origin(where), **self._shared(zone))
-            self.follow_move(verb, p, cid)
+            self.follow_move(verb, p, cid, where[0])
             return
         if verb == "tuck":
             self._meld(p, cid, bottom=True)
@@ -119,6 +120,10 @@ class Moves:
             supply_pile(st, self.cards.set[cid], str(self.cards.age[cid])).insert(0, cid)
         elif verb in ("junk", "remove"):
             place(self.cards, st, cid, "junk" if verb == "junk" else "removed", None)
+            if verb == "junk":
+                self.emit(verb, player=p, card=cid, **self._origin(where))
+                self.follow_move(verb, p, cid, where[0])
+                return
         elif verb == "achieve":
             place(self.cards, st, cid, "achievements", p)
         elif verb == "take":
@@ -309,12 +314,15 @@ class Moves:
                               "direction": direction, "prompt": f"splay a colour {direction}"}, frame)
             if color is None:
                 return
+        before = board[color]["splay"]
         board[color]["splay"] = direction
         bump(self.state, owner)
         frame["did"] = True
         self.emit("splay", player=owner, color=color, direction=direction)
         self._count_change()
         self.after_change()
+        if direction != "none":     # a pile splayed in a new direction: its event, made by the splaying player
+            self.follow_move("splay", frame["you"], board[color]["cards"][0], before)
 
     def rearrange(self, frame, color):
         pile = self.state["players"][frame["you"]]["board"][color]["cards"]

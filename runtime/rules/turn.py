@@ -12,7 +12,7 @@ order, opponents, neighbours, teams) is runtime/state/teams.py's.
 """
 from __future__ import annotations
 
-from ..machine.expressions import achievable
+from ..machine.expressions import achievable, run_chunk
 from ..state import teams
 from ..state.board import highest_top_value, top_cards
 from ..state.positions import remove_from_anywhere
@@ -77,11 +77,23 @@ class Turn:
         for c in top_cards(st, p) if tops is None else tops:
             if known[c] or known[c] is None and self.may_dogma(c):
                 acts.append({"type": "dogma", "card": c})
+        if self.cards.set_actions:       # a set's own actions (Endorse), each on the cards its manifest gives
+            acts += self._set_actions(p)
         if self._parley() and st["players"][p]["hand"]:
             for q in self.players_from(p, False):
                 if not self.adjacent(p, q):
                     acts += [{"type": "dogma", "card": c} for c in top_cards(st, q) if self.may_dogma(c)]
         return acts
+
+    def _set_actions(self, p: int) -> list[dict]:
+        used = self.state["turn"].get("set_actions", {})
+        out = []
+        for name, spec in self.cards.set_actions.items():
+            if used.get(name, 0) >= spec["per_turn"]:
+                continue
+            cids = run_chunk(self.cards, self.state, spec["cards"], f"{spec['set']}:actions/{name}/cards", p)
+            out += [{"type": "set_action", "action": name, "card": c} for c in dict.fromkeys(_card_list(cids))]
+        return out
 
     def _available_ages(self) -> list[int]:
         """The values of the standard achievements available, lowest first (kept while they stand still)."""
@@ -96,6 +108,7 @@ class Turn:
         p = st["turn"]["active"]
         t = action["type"]
         st["turn"]["boards"] = {}      # the boards each card is on during this action (positions.note_boards)
+        self.__dict__.pop("_pending_events", None)
         self.emit("action", player=p, action=action)
         if t == "draw":
             self.draw_one(p, highest_top_value(self.cards, st, p))
@@ -121,6 +134,11 @@ class Turn:
             self._end_action()
         elif t == "dogma":
             self._start_dogma(p, action["card"])
+        elif t == "set_action":      # its hook does it (hook action NAME(card)); the action ends when it is done
+            used = st["turn"].setdefault("set_actions", {})
+            used[action["action"]] = used.get(action["action"], 0) + 1
+            if not self.run_hooks(f"action {action['action']}", [[action["card"]]]):
+                self._end_action()
 
     def _end_action(self):
         st = self.state
@@ -148,6 +166,7 @@ class Turn:
         st["turn"]["actions_left"] = self._actions_for_turn(st["turn"]["number"])
         st["turn"]["scored"] = [0] * n
         st["turn"]["tucked"] = [0] * n
+        st["turn"].pop("set_actions", None)      # a set's actions taken this turn (Endorse: once a turn)
         self.emit("turn", number=st["turn"]["number"], player=st["turn"]["active"])
         self.start_turn()
 
@@ -163,3 +182,10 @@ class Turn:
         """Neighbours at the table (eliminated players are skipped)."""
         order = self.players_from(p, False)
         return bool(order) and q in (order[0], order[-1])
+
+
+def _card_list(v) -> list[int]:
+    """An action's cards as its expression gives them: a card set, one card, or none."""
+    if isinstance(v, list):
+        return [c for c in v if isinstance(c, int) and not isinstance(c, bool)]
+    return [v] if isinstance(v, int) and not isinstance(v, bool) else []

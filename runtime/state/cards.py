@@ -48,8 +48,17 @@ class Cards:
         self.hex = m["hex"]
         self.ages: list[int] = m["ages"]
         self.max_age, self.min_age = max(self.ages), min(self.ages)
-        positions = m["icon_positions"]
-        self.splay_positions = {d: [positions.index(p) for p in ps] for d, ps in m["splays"].items()}
+        # the icon positions: the edition's, then those the sets in play add (a city's top middle and top
+        # right); a splay shows the edition's positions for it and those the sets add to it
+        set_manifests = [bundle["sets"][n]["manifest"] for n in sorted(bundle.get("sets", {}))]
+        self.positions = positions = list(m["icon_positions"])
+        for sm in set_manifests:
+            positions += [p for p in sm.get("icon_positions", []) if p not in positions]
+        shown = {d: list(ps) for d, ps in m["splays"].items()}
+        for sm in set_manifests:
+            for d, ps in sm.get("splays", {}).items():
+                shown[d] = shown.get(d, []) + [p for p in ps if p not in shown.get(d, [])]
+        self.splay_positions = {d: sorted(positions.index(p) for p in ps) for d, ps in shown.items()}
         self.splay_positions["none"] = []
         # a direction's rank (splay_rank, highest_splay): its place in the manifest's splay_order, none 0
         self.splay_rank = {"none": 0, **{d: i for i, d in enumerate(m["splay_order"], 1)}}
@@ -96,6 +105,14 @@ class Cards:
             for w, chunk in sorted(bundle["sets"][n].get("cell_scores", {}).items()):
                 if chunk is not None and w not in self.cell_scores:
                     self.cell_scores[w] = (n, chunk)
+        # the sets' own actions (Endorse): name -> its set, label, number per turn and compiled cards
+        self.set_actions: dict[str, dict] = {a: dict(spec, set=n) for n in self.set_names
+                                             for a, spec in sorted(bundle["sets"][n].get("actions", {}).items())}
+        # each cell's compiled count of achievements (Cities' flags and fountains), from the first set giving one
+        self.cell_achievements: dict[str, tuple[str, dict]] = {}
+        for n in self.set_names:
+            for w, chunk in sorted(bundle["sets"][n].get("cell_achievements", {}).items()):
+                self.cell_achievements.setdefault(w, (n, chunk))
         # every set's hooks, sets in name order (runtime/rules/hooks.py)
         self.hooks = [dict(h, set=n) for n in self.set_names for h in bundle["sets"][n].get("hooks", [])]
         self.hooks_at: dict[str, list[int]] = {}   # hook point -> its hooks' indexes, in running order
@@ -134,13 +151,15 @@ class Cards:
         self._card_icons: dict = {}  # (card, splay, on top) -> the icons it shows that counts count
 
     def visible_positions(self, cid: int, splay: str, is_top: bool) -> list[int]:
-        return list(range(len(self.printed[cid]))) if is_top else self.splay_positions[splay]
+        n = len(self.printed[cid])
+        return list(range(n)) if is_top else [k for k in self.splay_positions[splay] if k < n]
 
     def visible_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
         icons = self.printed[cid]
         if is_top:
             return [i for i in icons if i != self.hex and i is not None]
-        return [icons[k] for k in self.splay_positions[splay] if icons[k] != self.hex and icons[k] is not None]
+        n = len(icons)     # a card of the edition's positions has none of the sets' (a city's top right)
+        return [icons[k] for k in self.splay_positions[splay] if k < n and icons[k] != self.hex and icons[k] is not None]
 
     def counted_icons(self, cid: int, splay: str, is_top: bool) -> list[str]:
         """The visible icons that icon counts count (no set's cell unless it counts as an icon)."""

@@ -349,6 +349,9 @@ def action(engine: Engine, raw: dict, path: str) -> dict:
         return {"type": "meld", "card": cid, **({"from": zone} if zone in engine.cards.zones else {})}
     if "achieve" in raw:
         return {"type": "achieve", "age": raw["achieve"]}
+    if "set_action" in raw:
+        [(name, card)] = raw["set_action"].items()
+        return {"type": "set_action", "action": name, "card": b.cid(card)}
     return {"type": "draw"}
 
 

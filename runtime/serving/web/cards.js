@@ -55,6 +55,15 @@
     s.setAttribute("role", "img");
     s.setAttribute("aria-label", name === manifest.hex ? "hex" : name);
     const t = document.createElementNS(SVG, "title"); t.textContent = name; s.appendChild(t);
+    const glyph = !known && (cellSpec(name) || {}).glyph;
+    if (glyph) {      // a set's cell with no drawing in the sprite: its manifest's glyph, as text
+      const t = document.createElementNS(SVG, "text");
+      t.setAttribute("x", "16"); t.setAttribute("y", "23"); t.setAttribute("text-anchor", "middle");
+      t.setAttribute("font-size", "22"); t.setAttribute("class", "inno-glyph"); t.textContent = glyph;
+      s.setAttribute("class", "inno-icon inno-icon-glyph" + (cls ? " " + cls : ""));
+      s.appendChild(t);
+      return s;
+    }
     const u = document.createElementNS(SVG, "use");
     u.setAttribute("href", "#inno-icon-" + (known ? name : "unknown"));
     s.appendChild(u);
@@ -143,6 +152,7 @@
     c.setAttribute("aria-label", describe(face));
     if (opts.focusable !== false) c.tabIndex = 0;
     const positions = manifest.icon_positions;
+    if ((face.icons || []).length > 4) c.classList.add("inno-six");   // a set's positions too (a city's top row)
     (face.icons || []).forEach((name, i) => c.appendChild(cell(face, i, positions[i])));
     c.appendChild(el("span", "inno-name", face.name));
     c.appendChild(el("span", "inno-age", face.age));
