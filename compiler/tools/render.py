@@ -936,6 +936,12 @@ class Renderer:
             return f"the owner of {self.expr(a[0])}"
         if f == "scored_this_turn":
             return f"the cards {self.expr(a[0])} scored this turn"
+        if f == "drawn_this_turn":
+            return f"the number of cards {self.expr(a[0])} drew this turn"
+        if f == "turn_number":
+            return "the number of this turn"
+        if f in ("left_of", "right_of"):
+            return f"the player to the {'left' if f == 'left_of' else 'right'} of {self.expr(a[0])}"
         if f == "tucked_this_turn":
             return f"the cards {self.expr(a[0])} tucked this turn"
         if f == "this_card":

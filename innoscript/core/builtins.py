@@ -51,6 +51,13 @@ BUILTINS: dict[str, Builtin] = {b.name: b for b in [
     Builtin("owner", ("cards",), "player", "the player whose zone holds the card"),
     Builtin("scored_this_turn", ("player",), "int", "cards the player scored this turn"),
     Builtin("tucked_this_turn", ("player",), "int", "cards the player tucked this turn"),
+    Builtin("drawn_this_turn", ("player",), "int", "cards that left a deck for the player this turn (every draw, "
+                                                   "'draw and ...' too; the set-up's draws are no turn's): a draw "
+                                                   "rule's 'first draw of a turn'"),
+    Builtin("turn_number", (), "int", "the turn's number: 0 while the game is set up, 1 for the first turn"),
+    Builtin("left_of", ("player",), "player", "the player to a player's left: the next in turn order still in the game"),
+    Builtin("right_of", ("player",), "player", "the player to a player's right: the previous in turn order still in "
+                                               "the game"),
     Builtin("featured_icon", ("cards",), "icon", "the featured icon a card prints for its dogma (the first of several; "
                                                  "compare it: featured_icon(it) == i)"),
     Builtin("has", ("cards", "icon"), "bool", "whether any of the cards shows the icon (for an icon chosen at run time)"),

@@ -41,6 +41,7 @@ _BUILTIN_READS = {
     "icons": "position", "top": "position", "owner": "position",
     "pile": ("player", "board"), "splay_of": ("player", "board"), "points": ("player", "score"),
     "scored_this_turn": ("player", "counters"), "tucked_this_turn": ("player", "counters"),
+    "drawn_this_turn": ("player", "counters"),     # turn_number, left_of, right_of: not here, they read "*"
     # achievements are pooled in some games (teams): every player's may count
     "achievements": ("all", "achievements"),
     "splayed": ("you", "board"),

@@ -124,7 +124,9 @@ def check(cards, state: dict) -> None:
     for name, times in t.get("set_actions", {}).items():
         if name not in cards.set_actions or not 1 <= times <= cards.set_actions[name]["per_turn"]:
             raise ValueError(f"turn/set_actions/{name[:40]}: no action of the sets in play, or taken more than it may be")
-    for key in ("scored", "tucked"):
+    for key in ("scored", "tucked", "drawn"):
+        if key not in t:        # 'drawn' is absent in games saved before it was kept
+            continue
         if len(t[key]) != n:
             raise ValueError(f"turn/{key} has {len(t[key])} entries for {n} players")
         for x in t[key]:

@@ -9,6 +9,7 @@ import unicodedata
 
 from ..state.board import board_table, highest_top_value, locate, may_achieve, pile_ends, pile_icons, values
 from ..state.positions import draw_age
+from ..state.teams import players_from
 
 
 def _list(v):
@@ -228,6 +229,23 @@ def _owner(e, f, cs):
 
 def _scored(e, f, p):
     return e.state["turn"]["scored"][p]
+
+
+def _drawn(e, f, p):
+    drawn = e.state["turn"].get("drawn")
+    return drawn[p] if drawn and p is not None else 0
+
+
+def _turn_number(e, f):
+    return e.state["turn"]["number"]
+
+
+def _left_of(e, f, p):
+    return None if p is None else players_from(e.state, p, False)[0]
+
+
+def _right_of(e, f, p):
+    return None if p is None else players_from(e.state, p, False)[-1]
 
 
 def _tucked(e, f, p):
@@ -499,7 +517,8 @@ IMPLEMENTATIONS = {
     "colors": _colors, "values_of": _values_of, "values": _values, "icons": _icons, "top": _top,
     "pile": _pile, "first": _first, "below": _below, "last": _last, "splayed": _splayed, "splay_of": _splay_of, "splayable": _splayable,
     "points": _points, "achievements": _achievements, "demand_effects": _demand_effects, "owner": _owner,
-    "scored_this_turn": _scored, "tucked_this_turn": _tucked, "all_colors": _all_colors,
+    "scored_this_turn": _scored, "tucked_this_turn": _tucked, "drawn_this_turn": _drawn,
+    "turn_number": _turn_number, "left_of": _left_of, "right_of": _right_of, "all_colors": _all_colors,
     "all_icons": _all_icons, "has": _has, "ages": _ages, "this_card": _this_card,
     "beneath": _beneath, "all_beneath": _all_beneath, "above": _above,
     "was_marked": _was_marked, "your_turn": _your_turn, "set": _set, "cell_value": _cell_value,

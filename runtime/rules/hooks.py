@@ -92,6 +92,7 @@ class Hooks:
         """The turn has begun: its turn_start hooks run before the first action (as an action of their own
         for what a card remembers of 'this action': the boards it has been on)."""
         self.state["turn"]["boards"] = {}
+        self.state["turn"]["drawn"] = [0] * len(self.state["players"])   # draws this turn, each player's
         self.__dict__.pop("_pending_events", None)     # the set-up's melds are no action's
         self.run_hooks("turn_start", [])
 

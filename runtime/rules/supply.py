@@ -63,6 +63,9 @@ def take(cards: Cards, state: dict, p: int, age: int, from_set: str | None = Non
     pile = supply_pile(state, name, str(age)) if name != "base" else None
     if not pile:
         name, pile = "base", state["supply"][str(age)]
+    drawn = state["turn"].get("drawn")
+    if drawn is not None:     # the cards that left a deck for each player this turn (drawn_this_turn)
+        drawn[p] += 1
     return pile.pop(0), name
 
 

@@ -27,7 +27,8 @@ def _player(state: dict, zone: str, p: int):
         return tuple(tuple(ids) for ids in pl.get("zones", {}).values())
     if zone == "counters":
         turn = state["turn"]
-        return turn["scored"][p], turn["tucked"][p]
+        drawn = turn.get("drawn")
+        return turn["scored"][p], turn["tucked"][p], drawn[p] if drawn else 0
     return tuple(pl[zone])
 
 
@@ -50,7 +51,8 @@ def keyer(reads) -> Callable[[dict, int], tuple]:
         if not counters:
             return (revs[p],)
         turn = state["turn"]
-        return (revs[p] if places else None, turn["scored"][p], turn["tucked"][p])
+        drawn = turn.get("drawn")
+        return (revs[p] if places else None, turn["scored"][p], turn["tucked"][p], drawn[p] if drawn else 0)
     return own
 
 

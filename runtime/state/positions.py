@@ -63,7 +63,8 @@ def new_state(cards: Cards, names: list[str], seed: int, secret: str | None = No
         "rev": 0,          # bumped by every change of cards: keys the icon-count cache
         "revs": [0] * len(names),   # per player whose board or set zones changed (bump)
         "removed": [],
-        "turn": {"number": 0, "active": 0, "actions_left": 0, "scored": [0] * len(names), "tucked": [0] * len(names)},
+        "turn": {"number": 0, "active": 0, "actions_left": 0, "scored": [0] * len(names), "tucked": [0] * len(names),
+                 "drawn": [0] * len(names)},
         "phase": "setup",
         "setup_melds": [None] * len(names),
         "pending": None,
