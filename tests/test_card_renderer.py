@@ -130,7 +130,7 @@ def test_cards_message_with_sets_and_hello_offers_them():
     [(_, hello)] = hub.handle("c", json.dumps({"type": "hello"}))
     assert not list(v.iter_errors({"server": hello}))
     offered = {e["edition"]: [s["set"] for s in e["sets"]] for e in hello["editions"]}
-    assert offered["3e"] == ["artifacts", "cities", "echoes", "relics"] and offered["4e"] == ["artifacts", "cities", "echoes"]
+    assert offered["3e"] == ["artifacts", "cities", "echoes", "relics"] and offered["4e"] == ["artifacts", "cities", "echoes", "unseen"]
     assert offered["1e"] == []
     relics = next(s for e in hello["editions"] for s in e["sets"] if s["set"] == "relics")
     assert relics["requires"] == ["artifacts"] and relics["complete"] and relics["cards"] == relics["expected"] == 5

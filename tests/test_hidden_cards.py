@@ -121,12 +121,12 @@ def test_the_protocol_takes_an_unrevealed_choice_by_handle_only(tmp_path):
     assert reply["type"] == "update" and reply["view"]["players"][0]["hand"]["count"] == 0   # both melded
 
 
-@pytest.mark.parametrize("edition", ["3e", "4e"])
-def test_random_games_with_the_set_show_no_seat_a_hidden_card(edition):
+@pytest.mark.parametrize("edition,sets", [("3e", ["echoes"]), ("4e", ["echoes"]), ("4e", ["unseen"])])
+def test_random_games_with_the_set_show_no_seat_a_hidden_card(edition, sets):
     """Random Echoes games, the private look and the unrevealed choice among them when they come up: no view or
     event names a card to a seat that may not see it (events: unless it was shown to that seat on the way)."""
     from innoscript.runtime.bots import RandomBot, answer_for
-    bundle = load_bundle(edition, sets=["echoes"])
+    bundle = load_bundle(edition, sets=sets)
     for seed in range(2):
         game = Game.new(edition, 3, seed, bundle=bundle)
         bots = [RandomBot(seed * 11 + p) for p in range(3)]
@@ -146,6 +146,8 @@ HOSTILE_TABLES = {
     "echoes": {"players": 3, "sets": ["echoes"]},
     "echoes-4e": {"edition": "4e", "players": 2, "sets": ["echoes"]},
     "teams": {"players": 4, "options": {"teams": "random"}},
+    "unseen": {"edition": "4e", "players": 3, "sets": ["unseen"]},       # the safe's secrets
+    "cities": {"players": 3, "sets": ["cities"]},                         # Endorse among the actions
 }
 HOSTILE_STEPS = int(os.environ.get("INNOSCRIPT_HOSTILE_STEPS", "45"))   # decisions per table; the long profile: 400
 CARD_KINDS = ("select_cards", "order", "initial_meld")
@@ -191,7 +193,9 @@ def _probes(game, seat, d, seen_refs, rng):
         if kind in CARD_KINDS:
             out.append(({"id": x}, x, "id face"))
         if kind == "action":
-            out += [({"type": "meld", "card": x}, x, "meld"), ({"type": "dogma", "card": x}, x, "dogma")]
+            out += [({"type": "meld", "card": x}, x, "meld"), ({"type": "dogma", "card": x}, x, "dogma"),
+                    ({"type": "achieve", "age": 1, "card": x, "from": "safe"}, x, "achieve from a zone"),
+                    ({"type": "set_action", "action": "endorse", "card": x}, x, "set action")]
     for r in refs:
         out += [(r, r, "ref"), ([r], r, "ref list"), ({"ref": r}, r, "ref back"), ({"hidden": True, "ref": r}, r,
                                                                                    "ref back")]

@@ -31,7 +31,7 @@ def test_the_loaders_include_the_game_commands():
 
 
 MISUSES = [
-    ("play --sets echos", "unknown set 'echos' given to --sets (known: artifacts, cities, echoes, relics); did you mean 'echoes'?"),
+    ("play --sets echos", "unknown set 'echos' given to --sets (known: artifacts, cities, echoes, relics, unseen); did you mean 'echoes'?"),
     ("play --edition 1e --sets echoes", "set 'echoes' has no 1e edition (it has: 3e, 4e)"),
     ("simulate --sets echoes,nope", "unknown set 'nope'"),
     ("soak --sets ../../etc", "unknown set '../../etc'"),
