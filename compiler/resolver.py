@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from innoscript.core.builtins import BUILTINS
 from innoscript.core.diagnostics import Reporter, did_you_mean
+from innoscript.core.opcodes import ENUMS
 from innoscript.core.hook_points import EVENT_VERBS, HOOK_POINTS
 from . import ast as A
 
@@ -441,7 +442,14 @@ class Resolver:
             self.scopes.pop()
         self.actions_seen = True
 
+    def chooser(self, who, pos) -> None:
+        """'chosen by X': you, me or the cards' owner; another player chooses by acting ('X does { ... }')."""
+        if who is not None and who not in ENUMS["chooser"]:
+            self.r.error("E300", f"'chosen by' names you, me or the cards' owner, not '{who}'", pos,
+                         f"let {who} choose by acting: {who} does {{ choose ... }}")
+
     def s_Choose(self, s: A.Choose):
+        self.chooser(s.chooser, s.pos)
         elem = {"color": "color", "value": "int", "player": "player", "icon": "icon", "two_colors": "colors",
                 "set": "str"}[s.kind]
         if s.source is not None and s.kind == "set":
@@ -537,6 +545,7 @@ class Resolver:
 
     # ------------------------------------------------------------ selections
     def selection(self, sel: A.Selection) -> None:
+        self.chooser(sel.chooser, sel.pos)
         if isinstance(sel.source, A.Name):
             self.expect(sel.source, "cards")
         elif isinstance(sel.source, A.Beneath):
