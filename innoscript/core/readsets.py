@@ -29,7 +29,7 @@ from innoscript.core import opcodes as O
 OTHER = ("other",)
 UNKNOWN = ("unknown",)
 EVERYTHING = "*"
-PLAYER_ZONES = ("hand", "score", "board", "achievements", "revealed", "counters", "zones")
+PLAYER_ZONES = ("hand", "score", "board", "achievements", "revealed", "counters", "drawn", "zones")
 
 # builtin -> what it reads: ("player", zone) reads that zone of its first argument's player;
 # ("you", zone) of the candidate; "pure" nothing but its arguments; "position" the board
@@ -41,7 +41,7 @@ _BUILTIN_READS = {
     "icons": "position", "top": "position", "owner": "position",
     "pile": ("player", "board"), "splay_of": ("player", "board"), "points": ("player", "score"),
     "scored_this_turn": ("player", "counters"), "tucked_this_turn": ("player", "counters"),
-    "drawn_this_turn": ("player", "counters"),     # turn_number, left_of, right_of: not here, they read "*"
+    "drawn_this_turn": ("player", "drawn"),     # turn_number, left_of, right_of: not here, they read "*"
     # achievements are pooled in some games (teams): every player's may count
     "achievements": ("all", "achievements"),
     "splayed": ("you", "board"),

@@ -27,8 +27,10 @@ def _player(state: dict, zone: str, p: int):
         return tuple(tuple(ids) for ids in pl.get("zones", {}).values())
     if zone == "counters":
         turn = state["turn"]
-        drawn = turn.get("drawn")
-        return turn["scored"][p], turn["tucked"][p], drawn[p] if drawn else 0
+        return turn["scored"][p], turn["tucked"][p]
+    if zone == "drawn":      # the cards that left a deck for p this turn: a read of its own (draws are many)
+        drawn = state["turn"].get("drawn")
+        return drawn[p] if drawn else 0
     return tuple(pl[zone])
 
 
@@ -51,8 +53,7 @@ def keyer(reads) -> Callable[[dict, int], tuple]:
         if not counters:
             return (revs[p],)
         turn = state["turn"]
-        drawn = turn.get("drawn")
-        return (revs[p] if places else None, turn["scored"][p], turn["tucked"][p], drawn[p] if drawn else 0)
+        return (revs[p] if places else None, turn["scored"][p], turn["tucked"][p])
     return own
 
 
