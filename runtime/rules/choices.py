@@ -51,8 +51,9 @@ class Choices:
             if all(len(cs) == 1 for cs in groups.values()) and not optional:
                 return [cs[0] for cs in groups.values()]
             flat = [c for cs in groups.values() for c in cs]
+            # one of each colour, or (a "may") none at all
             return ask({"player": who, "kind": "select_cards", "options": flat, "min": 0 if optional else len(groups),
-                        "max": len(groups), "one_per_color": not optional, "optional": optional,
+                        "max": len(groups), "one_per_color": True, "optional": optional,
                         "prompt": "choose one card of each colour"})
         if mode in ("all", "all_or_none"):
             chosen = cands
@@ -103,6 +104,8 @@ class Choices:
                         "max": want_max, "optional": optional, "prompt": "choose cards"}
             if optional and exact:  # "you may return three cards": none, or as many of the three as possible
                 decision["sizes"] = [0, want_max]
+            elif optional and min(lo, want_max) > 1:     # "you may score two or three cards": none, two or three
+                decision["sizes"] = [0, *range(min(lo, want_max), want_max + 1)]
             chosen = ask(decision)
             frame["answered_order"] = list(chosen)
         frame["sel_full"] = (len(chosen) == lo) if exact else None

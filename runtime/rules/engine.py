@@ -285,7 +285,7 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
                 raise IllegalAnswer(f"choose between {pending['min']} and {pending['max']}, not {len(answer)}")
             if "sizes" in pending and len(answer) not in pending["sizes"]:
                 raise IllegalAnswer(f"choose {' or '.join(map(str, pending['sizes']))} cards, not {len(answer)}")
-            if pending.get("one_per_color"):
+            if pending.get("one_per_color") and (answer or not pending.get("optional")):
                 colors = [self.cards.color[c] for c in answer]
                 if len(set(colors)) != len(colors) or len(answer) != len({self.cards.color[c] for c in options}):
                     raise IllegalAnswer("choose exactly one card of each colour")
