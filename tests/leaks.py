@@ -33,7 +33,14 @@ def hidden_from(state, viewer):
     for pile in piles:
         out |= set(pile)
     out |= set(state["available"]["standard"])
-    return out - {c for pl in state["players"] for c in pl["revealed"]}   # a revealed card is shown to everyone
+    out -= {c for pl in state["players"] for c in pl["revealed"]}   # a revealed card is shown to everyone
+    # the cards whose effects are running were named to everyone when their Dogma or execution began (a decision
+    # names its effect's card), even one that has since moved out of sight (a card that scores itself)
+    d = state.get("dogma")
+    if d is not None:
+        out -= {d["card"]} | {e["card"] for e in d["stack"] if isinstance(e.get("card"), int)} \
+            | {e["free"]["card"] for e in d["stack"] if "free" in e}
+    return out
 
 
 def check_seat(game, events, viewer, before):
