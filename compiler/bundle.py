@@ -315,14 +315,6 @@ def compile_edition(edition: Edition) -> dict:
     return bundle
 
 
-def _hooks_of(src, vocab: Vocabulary) -> list:
-    """A rules file's hooks as the parser reads them (none when it does not parse: its own errors say why)."""
-    try:
-        return build(parse(src.text, src.relpath), Reporter(src.relpath)).hooks or []
-    except CompileError:
-        return []
-
-
 def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
     """A set's part of the bundle: its manifest, its rules as chunks, its hooks; its special
     achievements join the bundle's list (marked with the set). Every error of the set at once."""
@@ -358,9 +350,6 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
         if chunk is not None:
             out.setdefault("actions", {})[name] = {"label": spec["label"], "per_turn": spec.get("per_turn", 1),
                                                    "cards": chunk}
-        if not any(h.verb == name for src in gs.rules for h in _hooks_of(src, vocab)):
-            errors.append(Diagnostic("E500", f"action '{name}' has no hook: write 'hook action {name}(card) {{ ... }}' "
-                                             "in the set's rules", where, Pos(0, 0)))
     for name, spec in sorted(m.get("zones", {}).items()):
         limit = attempt(compile_number, spec["limit"], f"{where}#zones/{name}/limit", vocab) if spec.get("limit") else None
         out["zones"][name] = {"visibility": spec["visibility"], "size": spec.get("size", "public"),
@@ -388,6 +377,10 @@ def compile_set(gs, vocab: Vocabulary, specials: list) -> dict:
         sources[src.relpath] = src.text
         hooks = attempt(compile_hooks, src.text, src.relpath, vocab)
         out["hooks"] += hooks or []
+    done = {h["verb"] for h in out["hooks"] if h["point"] == "action"}
+    for name in sorted(set(m.get("actions", {})) - done):     # the rules compiled hold no hook doing the action
+        errors.append(Diagnostic("E500", f"action '{name}' has no hook: write 'hook action {name}(card) {{ ... }}' "
+                                         "in the set's rules", where, Pos(0, 0)))
     if errors:
         raise CompileError(errors, sources)
     return out

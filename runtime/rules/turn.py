@@ -12,7 +12,7 @@ order, opponents, neighbours, teams) is runtime/state/teams.py's.
 """
 from __future__ import annotations
 
-from ..machine.expressions import achievable, run_chunk
+from ..machine.expressions import achievable, kept_value
 from ..state import teams
 from ..state.board import highest_top_value, top_cards
 from ..state.positions import remove_from_anywhere
@@ -91,7 +91,8 @@ class Turn:
         for name, spec in self.cards.set_actions.items():
             if used.get(name, 0) >= spec["per_turn"]:
                 continue
-            cids = run_chunk(self.cards, self.state, spec["cards"], f"{spec['set']}:actions/{name}/cards", p)
+            # kept with the contents of what it reads, as a set's score is: asked at every action decision
+            cids = kept_value(self.cards, self.state, spec["cards"], f"{spec['set']}:actions/{name}/cards", p)
             out += [{"type": "set_action", "action": name, "card": c} for c in dict.fromkeys(_card_list(cids))]
         return out
 
