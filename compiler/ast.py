@@ -191,6 +191,7 @@ class Selection(Node):
     source: Union[Zone, Name, Beneath]
     chooser: Optional[str] = None   # you, me, owner
     unrevealed: Optional[Pos] = None   # 'unrevealed': the chooser sees the options as backs (where it was written)
+    also: list = field(default_factory=list)   # more zones chosen from with the source: 'from your hand and your score pile'
 
     def chooses(self) -> bool:
         """Whether the selection is a choice (a SELECT), not just the cards of a binding or a pile position."""
@@ -364,6 +365,12 @@ class Look(Node):
 
 
 @dataclass
+class Flip(Node):
+    """'flip a coin as won': the game's seeded coin, seen by every player; 'won' is true when 'you' win."""
+    name: str
+
+
+@dataclass
 class Win(Node):
     player: "Expr"
 
@@ -383,6 +390,8 @@ class Execute(Node):
     kind: str              # execute self-execute super-execute fully-execute
     target: "Expr"
     as_if: bool = False    # 'execute X as if on this card': inside the running Dogma, its targets (kind 'execute')
+    must: bool = False     # 'replacing may with must': every 'may' of the execution is done where it can be
+    decider: Optional["Expr"] = None   # 'decided by P': P makes the performer's decisions in the execution
 
 
 @dataclass
@@ -413,7 +422,7 @@ class Dogma(Node):
 
 
 Stmt = Union[Draw, Move, Transfer, Exchange, Splay, Unsplay, Rearrange, If, May, Either, Choose,
-             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute, Act, Dogma, Look]
+             ChooseCards, Let, Record, ForEach, Repeat, EndDogma, Win, Lose, Claim, Execute, Act, Dogma, Look, Flip]
 
 
 # ---------------------------------------------------------------- cards

@@ -291,6 +291,9 @@ class Builder(Transformer):
     def look_stmt(self, meta, c):
         return A.Look(pos=_pos(meta))
 
+    def flip_stmt(self, meta, c):
+        return A.Flip(str(c[0]), pos=_pos(meta))
+
     def win_stmt(self, meta, c):
         return A.Win(c[0], pos=_pos(meta))
 
@@ -305,6 +308,22 @@ class Builder(Transformer):
 
     def execute_stmt(self, meta, c):
         return A.Execute(c[0], c[1], pos=_pos(meta))
+
+    def execute_with(self, meta, c):
+        """'self-execute X replacing may with must', 'self-execute X decided by P' (options in any order)."""
+        ex = A.Execute(c[0], c[1], pos=_pos(meta))
+        for kind, value in c[2:]:
+            if kind == "must":
+                ex.must = True
+            else:
+                ex.decider = value
+        return ex
+
+    def exec_must(self, meta, c):
+        return ("must", None)
+
+    def exec_decider(self, meta, c):
+        return ("decider", c[0])
 
     def execute_as_if(self, meta, c):
         """'execute X as if on this card': X's effects with the running Dogma's icon, counts and demanded."""
@@ -377,14 +396,21 @@ class Builder(Transformer):
 
     def select_from(self, meta, c):
         atoms = [x for x in c if isinstance(x, _Atom)]
-        zone = next(x for x in c if isinstance(x, (A.Zone, A.Beneath)))
+        zone = next(x for x in c if isinstance(x, (A.Zone, A.Beneath, list)))
+        also = []
+        if isinstance(zone, list):       # 'from your hand and your score pile'
+            zone, also = zone[0], zone[1:]
         sel = self._fold(atoms, zone, _pos(meta))
+        sel.also = also
         if isinstance(zone, A.Beneath):   # "all cards beneath X": every card under X; "the card beneath X": one
             zone.all = sel.quantity is not None and sel.quantity.kind == "all"
         return sel
 
     def sel_source(self, meta, c):
         return c[0]
+
+    def src_zones(self, meta, c):
+        return list(c)
 
     def src_beneath(self, meta, c):
         return A.Beneath(c[0], pos=_pos(meta))

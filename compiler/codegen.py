@@ -369,6 +369,10 @@ class CodeGen:
     def s_Look(self, s):
         self.emit(O.LOOK, pos=s.pos)
 
+    def s_Flip(self, s: A.Flip):
+        self.emit(O.FLIP, pos=s.pos)
+        self.emit(O.STORE, self.bind(s.name), pos=s.pos)
+
     def s_Win(self, s: A.Win):
         self.expr(s.player)
         self.emit(O.WIN, pos=s.pos)
@@ -397,6 +401,14 @@ class CodeGen:
 
     def s_Execute(self, s: A.Execute):
         self.expr(s.target)
+        if s.must or s.decider is not None:
+            if s.decider is not None:
+                self.expr(s.decider)
+            else:
+                self.const(None, s.pos)
+            self.emit(O.EXECUTE_WITH, E("execute", s.kind), int(s.must) | (2 if s.decider is not None else 0),
+                      pos=s.pos)
+            return
         self.emit(O.EXECUTE, E("execute", "as-if" if s.as_if else s.kind), pos=s.pos)
 
     # ------------------------------------------------------------ selections
@@ -407,6 +419,9 @@ class CodeGen:
             self.expr(sel.source)
         else:
             self.zone(sel.source)
+        for z in sel.also:
+            self.zone(z)
+            self.emit(O.BINARY, E("binop", "union"), pos=pos)
         if sel.position:
             self.emit(O.FILTER_POS, E("position", sel.position), pos=pos)
         for f in sel.filters:

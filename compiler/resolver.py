@@ -525,6 +525,10 @@ class Resolver:
     def s_Look(self, s):
         pass
 
+    def s_Flip(self, s: A.Flip):
+        self.bind(s.name, "bool")
+        self.actions_seen = True
+
     def s_Win(self, s: A.Win):
         self.expect(s.player, "player")
 
@@ -538,6 +542,8 @@ class Resolver:
 
     def s_Execute(self, s: A.Execute):
         self.expect(s.target, "cards")
+        if s.decider is not None:
+            self.expect(s.decider, "player")
         if s.as_if and s.kind != "execute":
             self.r.error("E314", f"'{s.kind.replace('fully-', 'fully ')} ... as if on this card': only 'execute' runs a card "
                                  "as if it were on this card", s.pos, "write 'execute X as if on this card'")
@@ -557,6 +563,8 @@ class Resolver:
                              "write 'the card beneath NAME' or 'all cards beneath NAME'")
         else:
             self.zone(sel.source)
+        for z in sel.also:
+            self.zone(z)
         q = sel.quantity
         if q is not None:
             for n in (q.n, q.n2):

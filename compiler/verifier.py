@@ -30,7 +30,9 @@ MAX_OPTIONS = 16
 _FLAGS = {"SELECT": (0, 1, 2, 3),     # SELECT's flags: 1 may decline, 2 unrevealed
           # DOGMA_WITH's: 1 counting its icons, 2 no cell effects, 4 those of other cards (never 2 and 4; never
           # none), 8 each effect twice (with any of those)
-          "DOGMA_WITH": (1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13)}
+          "DOGMA_WITH": (1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13),
+          # EXECUTE_WITH's: 1 every 'may' a 'must', 2 decided by a player (at least one)
+          "EXECUTE_WITH": (1, 2, 3)}
 _NAMED = {"HAS_ICON", "FILTER_ICON", "FILTER_NAME", "CLAIM", "LOAD_ACTION", "STORE_ACTION", "CALL", "MOVE_NAMED",
           "DECK_SET", "DRAW_NAMED"}
 _NAMED_OR_NULL = {"DOGMA": 0, "DOGMA_WITH": 0, "DRAW_NAMED": 1}     # a const operand that is a name or null (its index)

@@ -287,6 +287,9 @@ def cmd_cards(args) -> int:
     if t["face_only"]:
         console.print("[yellow]face only (cards of a set this engine does not have: age, colour and icons, no "
                       f"effects):[/yellow] {', '.join(t['face_only'])}")
+    if t.get("removed_at_setup"):
+        console.print("[yellow]removed at set-up (printed, not in these games; see docs/rules.md):[/yellow] "
+                      f"{', '.join(t['removed_at_setup'])}")
     for label, s in ([(f"set {n}: ", data["totals_by_set"][n]) for n in ["base", *sets]] if sets else []) + [("", t)]:
         console.print(f"{label}{s['compiled']}/{s['cards']} cards compile, {s['implemented']} implemented; "
                       f"{s['effects_with_scenario']}/{s['effects']} effects "

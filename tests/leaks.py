@@ -25,8 +25,10 @@ def hidden_from(state, viewer):
     the supply piles (the base game's and the sets') and the available standard achievements; not a card
     revealed (it stays where it is while everyone sees it)."""
     out = set()
+    d = state.get("dogma")
+    seeing = {e["decider"][0] for e in (d or {}).get("stack", ()) if e.get("decider") and e["decider"][1] == viewer}
     for p, pl in enumerate(state["players"]):
-        if p != viewer:
+        if p != viewer and p not in seeing:     # a player deciding for p in an execution sees p's cards
             out |= set(pl["hand"]) | set(pl["score"]) | {c for ids in pl.get("zones", {}).values() for c in ids}
         out |= {a for a in pl["achievements"] if isinstance(a, int)}
     piles = list(state["supply"].values()) + [p for ps in state.get("set_supply", {}).values() for p in ps.values()]
@@ -36,7 +38,6 @@ def hidden_from(state, viewer):
     out -= {c for pl in state["players"] for c in pl["revealed"]}   # a revealed card is shown to everyone
     # the cards whose effects are running were named to everyone when their Dogma or execution began (a decision
     # names its effect's card), even one that has since moved out of sight (a card that scores itself)
-    d = state.get("dogma")
     if d is not None:
         out -= {d["card"]} | {e["card"] for e in d["stack"] if isinstance(e.get("card"), int)} \
             | {e["free"]["card"] for e in d["stack"] if "free" in e}

@@ -45,7 +45,7 @@ def _ids(n) -> set[str]:
     elif isinstance(n, A.Transfer):
         out.add("transfer")
     elif isinstance(n, (A.Exchange, A.Splay, A.Unsplay, A.Rearrange, A.Either, A.ChooseCards, A.Let, A.Record,
-                        A.ForEach, A.Repeat, A.EndDogma, A.Lose, A.Claim, A.Look)):
+                        A.ForEach, A.Repeat, A.EndDogma, A.Lose, A.Claim, A.Look, A.Flip)):
         out.add(t.lower())
         if isinstance(n, A.Splay):
             out.add(f"splay_{n.direction}")
@@ -56,6 +56,10 @@ def _ids(n) -> set[str]:
         out |= {f"dogma_{o.kind}" for o in n.options}
     elif isinstance(n, A.Execute):
         out.add("execute_as_if" if n.as_if else n.kind.replace("-", "_"))
+        if n.must:
+            out.add("execute_must")
+        if n.decider is not None:
+            out.add("execute_decided")
     elif isinstance(n, A.Choose):
         out.add(f"choose_{n.kind}")
     elif isinstance(n, A.May):
@@ -82,6 +86,8 @@ def _ids(n) -> set[str]:
             out.add("chosen_by")
         if n.unrevealed is not None:
             out.add("unrevealed")
+        if n.also:
+            out.add("zones")
     elif isinstance(n, A.Filter):
         out.add(f"f_{n.kind}")
     elif isinstance(n, A.Zone):

@@ -75,6 +75,7 @@ class Renderer:
         self.let_exprs: dict = {}        # a let's expression, and how often its name was read (for "them")
         self.let_uses: dict[str, int] = {}
         self.binds: dict[str, str] = {}
+        self.flips: set[str] = set()      # names bound by 'flip a coin as NAME': true when you win the flip
         self.bind_verbs: dict[str, str] = {}
         self.in_demand = False
         self.cell_nouns: set[str] = set()  # plural nouns of cells' values met so far ('bonuses')
@@ -146,7 +147,7 @@ class Renderer:
                 chosen = self.selection(s.selection)
                 chosen = "any " + chosen[2:] if chosen.startswith("a ") else chosen
                 self.binds[s.name] = "the chosen card"
-                out.append(self.executed("as-if" if nxt.as_if else nxt.kind, chosen))
+                out.append(self.executed("as-if" if nxt.as_if else nxt.kind, chosen, nxt.must) + self.decided(nxt))
                 i += 2
                 continue
             lets = 0
@@ -595,6 +596,10 @@ class Renderer:
     def s_Look(self, s) -> str:
         return "look at the top card of any deck, then place it back on top"
 
+    def s_Flip(self, s: A.Flip) -> str:
+        self.flips.add(s.name)
+        return "flip a coin"
+
     def s_EndDogma(self, s) -> str:
         return "the dogma action is complete"
 
@@ -610,10 +615,19 @@ class Renderer:
         return f"claim the {s.achievement} achievement"
 
     def s_Execute(self, s: A.Execute) -> str:
-        return self.executed("as-if" if s.as_if else s.kind, self.expr(s.target))
+        text = self.executed("as-if" if s.as_if else s.kind, self.expr(s.target), s.must)
+        return text + self.decided(s)
+
+    def decided(self, s: A.Execute) -> str:
+        if s.decider is None:
+            return ""
+        return f", with {self.expr(s.decider)} making all decisions for you, seeing your cards"
+
 
     @staticmethod
-    def executed(kind: str, what: str) -> str:
+    def executed(kind: str, what: str, must: bool = False) -> str:
+        if must:
+            return f"{Renderer.executed(kind, what)}, replacing 'may' with 'must'"
         if kind == "execute":
             return f"execute each of the non-demand effects of {what}. Do not share them"
         if kind == "as-if":
@@ -721,7 +735,7 @@ class Renderer:
         where = "in" if isinstance(src, A.Zone) and src.kind in ("hand", "score") and (
             sel.order != "any" or sel.unrevealed is not None) else "from"
         if isinstance(src, A.Zone):
-            source = f"{where} {self.zone(src)}"
+            source = f"{where} {' and/or '.join(self.zone(z) for z in [src, *sel.also])}"
         else:
             source = f"from {self.expr(src)}"
         text = " ".join(w for w in words if w)
@@ -858,6 +872,8 @@ class Renderer:
         return e.value
 
     def e_Name(self, e):
+        if e.name in self.flips:      # 'flip a coin as won'
+            return "you win the flip"
         if e.name in self.lets:
             text = self.lets[e.name]
             self.let_uses[e.name] = self.let_uses.get(e.name, 0) + 1
@@ -1340,6 +1356,8 @@ class Renderer:
             return f"{self.subject(o.subject)} does not have {self._a(self.icon_word(o.icon))}"
         if isinstance(o, A.Call) and o.fn == "your_turn":
             return "it is not your turn"
+        if isinstance(o, A.Name) and o.name in self.flips:
+            return "you lose the flip"
         return f"not {self.expr(o)}"
 
     def e_Neg(self, e):

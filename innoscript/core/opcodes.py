@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 #: Bumped whenever an opcode, operand or enum changes meaning; bundles record it.
-OPCODE_TABLE_VERSION = 11
+OPCODE_TABLE_VERSION = 12
 
 ENUMS: dict[str, tuple[str, ...]] = {
     "binop": ("+", "-", "*", "//", "union", "difference"),
@@ -144,6 +144,9 @@ _TABLE: list[tuple] = [
      "pop cell cards (or null), cards; a free Dogma of the first card (int: 1 own icons, 2 no cells, 4 cells of them, 8 each effect twice)", ""),
     ("DRAW_FROM", ("enum:draw",), 3, 1,
      "pop a set's name (null: by the draw rules), age, count; draw that many of that card type (and meld/...); push them", ""),
+    ("EXECUTE_WITH", ("enum:execute", "int"), 2, 0,
+     "pop decider (or null), cards; 'you' execute the first card (not shared); int: 1 may is must, 2 decided by", ""),
+    ("FLIP", (), 0, 1, "'you' flip the game's seeded coin, seen by every player; push whether 'you' won", ""),
 ]
 
 OPCODES: list[OpInfo] = []

@@ -18,10 +18,23 @@ from ..machine.frames import HOOK
 MAX_NUMBER = 10 ** 6
 MAX_NAME = 100
 FRAME_KEYS = {"card", "effect", "kind", "pc", "stack", "locals", "you", "me", "did", "sel_full", "sharer",
-              "changes_at_start", "depth", "record"}
+              "changes_at_start", "depth", "record", "must", "decider"}
 DECISION_KINDS = {"initial_meld", "action", "select_cards", "yes_no", "choose", "choose_option", "splay_color", "order"}
 CARD_KINDS = {"initial_meld", "select_cards", "order"}
 PRELUDE_STEPS = {"pay", "share", "avoid"}
+
+
+def _execution_options(item: dict, n: int, what: str) -> None:
+    """An execution's options on its work list or frame: 'must' is true; 'decider' is [performer, decider],
+    two different players."""
+    if "must" in item and item["must"] is not True:
+        raise ValueError(f"{what}/must is true when present")
+    if "decider" in item:
+        dec = item["decider"]
+        if not isinstance(dec, list) or len(dec) != 2:
+            raise ValueError(f"{what}/decider is [performer, decider]")
+        if _int(dec[0], 0, n, f"{what}/decider") == _int(dec[1], 0, n, f"{what}/decider"):
+            raise ValueError(f"{what}/decider: a player does not decide for themselves")
 
 
 def _int(v, lo, hi, what):
@@ -326,8 +339,9 @@ def _check_dogma(cards, state, n):
                 _int(c, -1, 10 ** 4, f"{what}/counts")
             item = item["then"]
         if "work" in item:
-            if set(item) - {"work", "depth", "record", "free"}:
+            if set(item) - {"work", "depth", "record", "free", "must", "decider"}:
                 raise ValueError(f"{what}: a work item holds work and its depth only")
+            _execution_options(item, n, what)
             if "free" in item:    # a free Dogma's own record of who shared (runtime/rules/dogma.py)
                 free = item["free"]
                 if not isinstance(free, dict) or not FREE_KEYS <= set(free) <= FREE_KEYS | FREE_OPTIONS \
@@ -418,6 +432,7 @@ def _check_frame(cards, f, n, what, state_records):
     for key in ("changes_at_start", "depth"):
         if key in f:
             _int(f[key], 0, 10 ** 6, f"{what}/{key}")
+    _execution_options(f, n, what)
     if "record" in f:
         _int(f["record"], 0, len(state_records) + 1, f"{what}/record")
     if not isinstance(f["locals"], list) or len(f["locals"]) != len(chunk["locals"]):

@@ -66,20 +66,39 @@ def resolve_token(state: dict, ref: str, n_cards: int):
     return None
 
 
+def deciders(state: dict) -> dict[int, set[int]]:
+    """The players deciding for another in a running execution ('decided by P'): performer -> those players,
+    who see the performer's hidden cards (hand, score pile, set zones) while it runs."""
+    d = state.get("dogma")
+    out: dict[int, set[int]] = {}
+    for entry in (d or {}).get("stack", ()):
+        if entry.get("decider"):
+            out.setdefault(entry["decider"][0], set()).add(entry["decider"][1])
+    return out
+
+
+def sees_as_owner(state: dict, p: int, viewer: int | None) -> bool:
+    """Whether the viewer sees p's hidden cards as p does: p itself, or a player deciding for p."""
+    return viewer == p or (viewer is not None and state.get("dogma") is not None and viewer in deciders(state).get(p, ()))
+
+
 def visible_to(state: dict, cid: int, viewer: int | None, cards: Cards | None = None) -> bool:
     """Whether the viewer may know this card's identity where it is now (a card in a set's zone:
-    by the zone's visibility, known from cards; without them, only its owner)."""
+    by the zone's visibility, known from cards; without them, only its owner). A player deciding for
+    another in an execution sees what that player sees of their own cards."""
     for p, pl in enumerate(state["players"]):
         if cid in pl["revealed"]:
             return True
         if any(cid in pile["cards"] for pile in pl["board"].values()):
             return True
         if cid in pl["hand"] or cid in pl["score"]:
-            return viewer == p
+            return sees_as_owner(state, p, viewer)
         if cid in pl["achievements"]:
             return False
         for name, ids in pl.get("zones", {}).items():
             if cid in ids:
+                if sees_as_owner(state, p, viewer):
+                    viewer = p
                 return Z.sees_cards(cards, name, p, viewer) if cards is not None else viewer == p
     for name, ids in state.get("zones", {}).items():   # a set's game-wide zone: by its visibility
         if cid in ids:
@@ -109,7 +128,7 @@ def _ages(cards: Cards, ids) -> list[int]:
 def _players(cards: Cards, state: dict, viewer: int | None) -> list[dict]:
     players = []
     for p, pl in enumerate(state["players"]):
-        own = viewer == p
+        own = sees_as_owner(state, p, viewer)
         entry = {
             "name": pl["name"],
             "eliminated": pl.get("eliminated", False),
@@ -128,7 +147,7 @@ def _players(cards: Cards, state: dict, viewer: int | None) -> list[dict]:
             "revealed": [card_face(cards, c) for c in pl["revealed"]],
         }
         if "zones" in pl:
-            entry["zones"] = {z: zone_view(cards, state, p, z, viewer) for z in pl["zones"]}
+            entry["zones"] = {z: zone_view(cards, state, p, z, p if own else viewer) for z in pl["zones"]}
         if T.has_teams(state):
             entry["partner"] = T.partners(state, p)[0]
             entry["team"] = T.team_index(state, p)
@@ -367,8 +386,9 @@ _BASE_ZONES = {"hand", "score", "board", "supply", "achievements", "available", 
 
 
 def reveals_hidden(events: list[dict], state_before: dict | None = None, people=None) -> bool:
-    """Whether these events showed one of `people` (default: anyone) a card they could not see before (no
-    undo past them). A card that leaves your own hand or score pile was never hidden from you."""
+    """Whether these events showed one of `people` (default: anyone) a card they could not see before, or a
+    flip of the game's coin (no undo past them). A card that leaves your own hand or score pile was never
+    hidden from you."""
     hidden_zones = {"hand", "score", "supply", "achievements", "available"}
     everyone = object()
 
@@ -379,7 +399,11 @@ def reveals_hidden(events: list[dict], state_before: dict | None = None, people=
     for ev in events:
         t = ev["type"]
         owner = ev.get("from_player")
-        if t in ("draw", "look"):   # a look: the performer alone sees the card
+        if t == "coin_flip":        # chance everyone saw: an undo would flip again
+            seen = everyone
+        elif t == "execute" and ev.get("decider"):   # the decider sees the performer's hidden cards
+            seen = [ev["decider"][1]]
+        elif t in ("draw", "look"):   # a look: the performer alone sees the card
             seen = [ev.get("player")]
         elif t in ("reveal", "exchange"):
             seen = everyone

@@ -57,7 +57,7 @@ TIERS = ("compiled", "vm")
 
 # Handed to the VM: they may ask a player, or they end or redirect the frame.
 _HANDOVER = {O.UNSPLAY, O.REARRANGE, O.ASK, O.CHOOSE, O.CHOOSE_OPTION, O.EXCHANGE,
-             O.WIN, O.LOSE, O.EXECUTE, O.DOGMA, O.DOGMA_WITH, O.END_DOGMA,
+             O.WIN, O.LOSE, O.EXECUTE, O.EXECUTE_WITH, O.DOGMA, O.DOGMA_WITH, O.END_DOGMA,
              O.ACT, O.ACT_END}                                  # ACT: another player is 'you' for a while
 # They may ask (MOVE: the owner may order cards onto one pile); most often they do not. Each ends its block.
 _MAY_ASK = {O.SELECT, O.SPLAY, O.MOVE, O.MOVE_NAMED}

@@ -638,6 +638,25 @@ def _op_execute(engine, frame, chunk, ins, pc):
     return pc + 1
 
 
+def _op_execute_with(engine, frame, chunk, ins, pc):
+    stack = frame["stack"]
+    decider = stack.pop()
+    target = _as_list(stack.pop())
+    frame["pc"] = pc + 1
+    if ins[2] & 2 and (not isinstance(decider, int) or isinstance(decider, bool)
+                       or not 0 <= decider < len(engine.state["players"])):
+        decider = None          # nobody to decide (an unset binding): the performer decides
+    if target:
+        engine.execute(frame, target[0], ENUM["execute"][ins[1]], must=bool(ins[2] & 1),
+                       decider=decider if ins[2] & 2 else None)
+        return "execute"
+    return pc + 1
+
+
+def _op_flip(engine, frame, chunk, ins, pc):
+    frame["stack"].append(engine.flip_coin(frame))
+
+
 def _op_act(engine, frame, chunk, ins, pc):
     state = engine.state
     stack = frame["stack"]
@@ -752,6 +771,8 @@ SLOW = {
     O.LOSE: _op_lose,
     O.CLAIM: _op_claim,
     O.EXECUTE: _op_execute,
+    O.EXECUTE_WITH: _op_execute_with,
+    O.FLIP: _op_flip,
     O.ACT: _op_act,
     O.ACT_END: _op_act_end,
     O.DOGMA: _op_dogma,

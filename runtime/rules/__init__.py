@@ -8,6 +8,7 @@ rule, each independent of the others:
 - ``moves``: card moves (meld, tuck, score, transfer, splay, ...);
 - ``supply``: the supply piles, the deal and drawing;
 - ``choices``: the choices effects ask (cards, colours, values, options);
+- ``chance``: the game's seeded coin ('flip a coin');
 - ``achievements``: claims, special achievements, winning and losing.
 
 Below them: ``hooks`` (where a set's rules run), ``sets`` (what the sets in

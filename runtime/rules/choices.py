@@ -36,6 +36,9 @@ class Choices:
 
         n = len(cands)
         who = self._chooser(frame, chooser, cands)
+        if frame.get("must") and optional:   # 'replacing may with must': done where it can be, never with nothing
+            optional = False
+            lo = max(lo, 1) if mode == "count" else lo
         frame["sel_full"] = None
         if n == 0:
             frame["sel_full"] = False if (mode == "count" and (lo > 0 or optional)) else None
@@ -114,6 +117,8 @@ class Choices:
         return chosen
 
     def ask_yes_no(self, frame) -> bool:
+        if frame.get("must"):     # 'replacing may with must'
+            return True
         return self.ask({"player": frame["you"], "kind": "yes_no", "options": [True, False], "optional": True,
                          "prompt": "you may"}, frame)
 

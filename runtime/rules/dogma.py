@@ -199,6 +199,9 @@ class Dogma:
                     continue
                 frame = new_frame(self.cards, card, effect, you, me, sharer, d["changes"], top.get("depth", 0),
                                      top.get("record", 0))
+                for key in ("must", "decider"):    # an execution's options hold for each of its frames
+                    if key in top:
+                        frame[key] = top[key]
                 if "free" in top and top["free"].get("marks") and card == top["free"]["card"]:
                     frame["marks"] = list(top["free"]["marks"])    # X's own effects, not its pile's other cards'
                 stack.append(frame)
@@ -374,15 +377,19 @@ class Dogma:
         return icon, [q for q in self.opponents(you)
                       if q != active and q not in out and 0 <= counts[q] < counts[active]]
 
-    def execute(self, frame, cid: int, kind: str):
+    def execute(self, frame, cid: int, kind: str, must: bool = False, decider: int | None = None):
         """'execute' / 'self-execute': the card's non-demands; 'super-execute' and 'fully-execute' (the same
         rule, the latter's printed name) add its demands with every opponent vulnerable. The cell effects of
         ``execute_cell_effects`` run first, only when at least one of the card's own effects runs.
         'as-if' ('execute X as if on this card', expansion-rules §2.7): X's own cell effects, then its demands
         of the opponents the running Dogma made vulnerable (``running_targets``), then its non-demands, all
-        for the performer alone (not shared)."""
+        for the performer alone (not shared). ``must`` ('replacing may with must'), or a frame already under
+        it: every 'may' of the effects it runs, and of the executions inside them, is done where it can be.
+        ``decider`` ('decided by P'): P makes every decision of the performer's in it, and inside it, and sees
+        the performer's hidden cards meanwhile (``deciders``)."""
+        opts = self._execution_options(frame, must, decider)
         if kind == "as-if":
-            return self._execute_as_if(frame, cid)
+            return self._execute_as_if(frame, cid, opts)
         depth = self._nesting(frame)
         you = frame["you"]
         k = self._innermost_free()
@@ -401,12 +408,24 @@ class Dogma:
                 items += [[cid, e, q, you, False] for q in self.opponents(you)]
         if items:
             items[:0] = [[c, e, you, you, False] for c, e in self.execute_cell_effects(cid)]
-        self.emit("execute", player=you, card=cid, kind=kind)
+        self.emit("execute", player=you, card=cid, kind=kind, **opts)
         records = self.state["dogma"].setdefault("records", [])
         records.append({})    # the executed card keeps its own record, empty at the start
-        self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records)})
+        self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records), **opts})
 
-    def _execute_as_if(self, frame, cid: int):
+    @staticmethod
+    def _execution_options(frame, must: bool, decider: int | None) -> dict:
+        """The options an execution's work list carries: its own, and those of the frame it runs in."""
+        opts = {}
+        if must or frame.get("must"):
+            opts["must"] = True
+        if decider is not None and decider != frame["you"]:
+            opts["decider"] = [frame["you"], decider]
+        elif frame.get("decider"):
+            opts["decider"] = list(frame["decider"])
+        return opts
+
+    def _execute_as_if(self, frame, cid: int, opts: dict):
         depth = self._nesting(frame)
         you = frame["you"]
         icon, vulnerable = self.running_targets(you)
@@ -419,4 +438,4 @@ class Dogma:
         self.emit("execute", player=you, card=cid, kind="as-if", icon=icon, vulnerable=vulnerable)
         records = self.state["dogma"].setdefault("records", [])
         records.append({})
-        self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records)})
+        self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records), **opts})

@@ -46,6 +46,7 @@ from ..state.cards import Cards
 from ..state.positions import new_state
 from . import sets, supply
 from .achievements import Achievements
+from .chance import Chance
 from .choices import Choices
 from .dogma import Dogma
 from .hooks import Hooks
@@ -93,7 +94,7 @@ def _show(value, limit: int = 80) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
+class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Chance, Achievements):
     """One game: the bundle's cards plus the JSON state."""
 
     def __init__(self, bundle: dict, state: dict):
@@ -338,6 +339,10 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Achievements):
                 raise budget_fault(self, frame, f"decision budget exhausted: more than {DECISION_BUDGET} "
                                                    "decisions in one action; the effect was stopped")
         st["decisions"] += 1
+        if frame is not None and frame.get("decider") and decision.get("player") == frame["decider"][0]:
+            # 'decided by P': P answers for the performer ('for': whose decision it is)
+            decision["for"] = decision["player"]
+            decision["player"] = frame["decider"][1]
         decision.setdefault("optional", False)
         decision.setdefault("min", 1)
         decision.setdefault("max", 1)

@@ -280,6 +280,7 @@ class Moves:
         if not (a or b):
             frame["did"] = False
             return
+        optional = optional and not frame.get("must")
         if optional and not self.ask({"player": frame["you"], "kind": "yes_no", "options": [True, False],
                                       "optional": True, "prompt": "exchange?"}, frame):
             frame["did"] = False
@@ -307,6 +308,7 @@ class Moves:
         frame["did"] = False
         if not cands:
             return
+        optional = optional and not frame.get("must")
         if len(cands) == 1 and not optional:
             color = cands[0]
         else:

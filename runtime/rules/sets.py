@@ -42,6 +42,8 @@ def report(cards) -> list[dict]:
                     "complete": complete(have, m, cards.by_name)})
         if face_only:    # cards of a set not in this game, written as their face only: the tools say so
             out[-1]["face_only"] = face_only
+        if m.get("removed_at_setup"):   # printed cards its games are played without: the tools say so
+            out[-1]["removed"] = list(m["removed_at_setup"])
     return out
 
 

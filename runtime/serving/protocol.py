@@ -250,6 +250,8 @@ def _set_offered(set_name: str, edition: str) -> dict:
            "complete": set_complete(have, gs.manifest, gs.card_names)}
     if gs.manifest.get("requires"):      # an option of another set: played only with it (relics with Artifacts)
         out["requires"] = list(gs.manifest["requires"])
+    if gs.manifest.get("removed_at_setup"):   # printed cards the set's games are played without (its rulings)
+        out["removed"] = list(gs.manifest["removed_at_setup"])
     return out
 
 

@@ -273,6 +273,8 @@ class Terminal:
                 line = f"{who} achieves age {e.get('age')}" + (f" from their {e['from']}" if e.get("from") else "")
             elif t == "splay":
                 line = f"{who} splays {e['color']} {e['direction']}"
+            elif t == "coin_flip":
+                line = f"{who} flips a coin and {'wins' if e.get('won') else 'loses'} the flip"
             elif t == "special_achievement":
                 line = f"{who} claims {e['name']}"
             elif t == "sharing_bonus":

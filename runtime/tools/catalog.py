@@ -77,6 +77,9 @@ def catalog(edition_name: str, scenario_dir: Path | None = None, sets=()) -> dic
         r["every_effect_has_scenario"] = r["implemented"] and len(r["effects_with_scenario"]) == r["effects"]
     totals = dict(_totals(cards), failing_scenarios=len(failing))
     out = {"edition": edition.name, "cards": cards, "totals": totals, "failing_scenarios": failing}
+    removed = [name for gs in edition.sets for name in gs.manifest.get("removed_at_setup", ())]
+    if removed:     # printed cards the sets' games are played without (their rulings): not written, and said so
+        totals["removed_at_setup"] = removed
     if edition.sets:
         out["sets"] = edition.set_names
         out["totals_by_set"] = {name: _totals([r for r in cards if r["set"] == name])

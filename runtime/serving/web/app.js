@@ -169,6 +169,7 @@ function setChoices(select = "edition", box = "sets", prefix = "set-", onchange 
     const l = el("label", "set-choice"); l.title = s.label; l.append(c, " " + s.label);
     if (s.requires) l.append(el("span", "set-requires", ` (with ${s.requires.join(", ")})`));
     if (s.complete === false) l.append(el("span", "set-incomplete", ` (incomplete: ${s.cards} of ${s.expected} cards)`));
+    if (s.removed) l.append(el("span", "set-removed", ` (played without ${s.removed.join(", ")})`));
     $(box).appendChild(l);
   }
 }
@@ -530,6 +531,7 @@ function logEntry(e, v) {
   if (t === "achieve" && e.age) { li.textContent = `${who} achieves age ${e.age}${e.from ? ` from their ${e.from}` : ""}`; return li; }
   if (t === "game_over") { li.textContent = `game over: ${e.winners.map((w) => pname(v, w)).join(", ")} won by ${String(e.reason).replace(/_/g, " ")}`; return li; }
   if (t === "exchange") { li.textContent = `${who} exchanges ${e.cards.length} card(s) for ${e.other.length}`; return li; }
+  if (t === "coin_flip") { li.textContent = `${who} flips a coin and ${e.won ? "wins" : "loses"} the flip`; return li; }
   if (t === "draw_past_end") { li.textContent = `${who} draws past the last age`; return li; }
   if (t === "rearrange") { li.textContent = `${who} rearranges ${e.color}`; return li; }
   if (e.card !== undefined && VERBS[t]) {
