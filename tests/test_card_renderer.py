@@ -95,6 +95,19 @@ def test_wording_of_a_splay_and_a_yes_no():
     assert w["title"] == "Canning: do you want to draw?" and w["labels"] == ["Draw", "Don't draw"]
 
 
+def test_hidden_options_of_one_age_are_told_apart_and_a_secret_is_named_to_its_owner():
+    from innoscript.runtime.api.wording import action_label
+    view = {"players": [{"name": "Ann", "board": {}}, {"name": "Bo", "board": {}}], "turn": {"actions_left": 1},
+            "supply": {}}
+    hidden = [{"hidden": True, "age": 2, "ref": "a"}, {"hidden": True, "age": 3, "ref": "b"},
+              {"hidden": True, "age": 2, "ref": "c"}]
+    w = word({"kind": "select_cards", "player": 0, "options": hidden, "purpose": "return", "source": "Rocketry"}, view)
+    assert w["labels"] == ["Return a hidden [2] (1 of 2)", "Return a hidden [3]", "Return a hidden [2] (2 of 2)"]
+    secret = {"type": "achieve", "age": 2, "from": "safe", "card": {"name": "Mapmaking", "age": 2}}
+    assert action_label(secret, view, 0) == "Achieve Mapmaking (age 2) from your safe"
+    assert action_label({"type": "achieve", "age": 2}, view, 0) == "Achieve age 2"
+
+
 @pytest.mark.parametrize("edition", ["3e", "4e"])
 def test_catalog_with_a_set_has_its_cards_bonuses_and_echo_effects(edition):
     from innoscript.compiler.bundle import load_bundle

@@ -108,3 +108,53 @@ def test_a_lazy_view_reads_as_the_view(sets):
             assert list(lazy) == list(whole) and dict(lazy) == whole
             assert lazy.get("no such key") is None
         game.apply(answer_for(game, bot, game.decision["player"]))
+
+
+def _played(path: str):
+    """A scenario's set-up, its action taken; the game and the action's events."""
+    from pathlib import Path
+    import yaml
+    from innoscript.runtime.tools import scenario
+    data = yaml.safe_load(Path(path).read_text())
+    e = scenario.build_state(data, load_bundle(data["edition"], sets=data.get("sets", [])))
+    e.advance()
+    game = Game(e)
+    return game, game.apply(scenario.action(e, data["do"], path))
+
+
+def test_the_log_names_a_card_to_those_who_saw_it_where_it_came_from():
+    """Archery's demand: player 2 gives Calendar from their hand to player 1's hand. Player 2 knew the card
+    (their own hand), player 1 holds it now; a spectator saw neither."""
+    game, events = _played("tests/scenarios/4e/age1/archery-demand.yaml")
+    calendar = game.cards.by_name["Calendar"]
+    assert any(e["type"] == "transfer" and e["card"] == calendar for e in events)
+    for viewer, named in ((0, True), (1, True), (None, False)):
+        (moved,) = [e for e in game.events_for(events, viewer) if e["type"] == "transfer"]
+        assert (moved["card"].get("name") == "Calendar") is named, viewer
+
+
+def test_a_card_taken_off_a_board_is_named_to_everyone():
+    """Monotheism's demand: a top card goes from the demanded player's board to my score pile: everyone saw it
+    on the board, so the log names it to every seat and to spectators."""
+    game, events = _played("tests/scenarios/4e/age2/monotheism-demand.yaml")
+    assert [e for e in events if e["type"] == "transfer" and e.get("from") == "board" and e.get("zone") == "score"]
+    for viewer in (0, 1, None):
+        seen = [e for e in game.events_for(events, viewer) if e["type"] == "transfer" and e.get("from") == "board"]
+        assert seen and all("name" in e["card"] for e in seen), viewer
+
+
+def test_a_sets_rule_is_worded_as_a_cards_effect_is():
+    """Promotion (an Echoes hook) asks a card: the decision reads as the rule's verb, with the rule's English."""
+    game, _ = _played("tests/scenarios/echoes-4e/age10/gps-foreseen-choose-which-fit.yaml")
+    w = game.view(game.decision["player"])["decision"]["wording"]
+    assert w["title"] == "Echoes of the Past (4th edition): promote a card"
+    assert w["effect"].startswith("After a Meld action") and "Promote a card from your forecast" in w["effect"]
+
+
+def test_an_either_choice_is_worded_with_its_options():
+    game, _ = _played("tests/scenarios/echoes-4e/age2/linguistics-foreseen-junks-achievements.yaml")
+    bot = RandomBot(1)
+    while game.decision["kind"] != "choose_option":
+        game.apply(bot.answer(game.decision, game.cards))
+    w = game.view(game.decision["player"])["decision"]["wording"]
+    assert w["labels"] == ["Draw a [3]", "Draw and foreshadow a [4]"]

@@ -75,6 +75,7 @@ class Renderer:
         self.let_exprs: dict = {}        # a let's expression, and how often its name was read (for "them")
         self.let_uses: dict[str, int] = {}
         self.binds: dict[str, str] = {}
+        self.either_options: list[list[str]] = []   # each 'either' of the effect rendered, its options' English
         self.flips: set[str] = set()      # names bound by 'flip a coin as NAME': true when you win the flip
         self.bind_verbs: dict[str, str] = {}
         self.in_demand = False
@@ -105,19 +106,23 @@ class Renderer:
     def hook(self, h: A.Hook) -> str:
         """A set's hook: when it runs, then what it does."""
         from innoscript.core.hook_points import HOOK_POINTS
-        self.lets, self.binds, self.bind_verbs, self.let_exprs, self.let_uses = {}, {}, {}, {}, {}
-        self.last_bind, self.plural, self.records, self.in_demand = None, {}, {}, False
+        self._start()
         point = HOOK_POINTS.get(h.point)
         for (usual, _), name in zip(point.params if point else (), h.params):
             self.binds[name] = f"the {usual} card"
         when = cap(point.doc.split(":")[0]) if point else h.point
         return f"{when}: " + " ".join(cap(s) if s.endswith(".") else cap(s) + "." for s in self.sentences(h.body))
 
-    def effect(self, eff: A.Effect) -> str:
+    def _start(self, kind: str = "") -> None:
+        """What one effect (or hook) knows as it is read: nothing yet."""
+        self.either_options = []
         self.lets, self.binds, self.bind_verbs, self.let_exprs, self.let_uses = {}, {}, {}, {}, {}
         self.last_bind, self.plural, self.drawn_verbs = None, {}, {}
-        self.in_demand = eff.kind == "demand"
+        self.in_demand = kind == "demand"
         self.records = {}
+
+    def effect(self, eff: A.Effect) -> str:
+        self._start(eff.kind)
         for p in eff.params:
             self.lets[p.name] = self.expr(p.expr)
         sentences = self.sentences(eff.body)
@@ -536,6 +541,7 @@ class Renderer:
 
     def s_Either(self, s: A.Either) -> str:
         opts = [self.clause(o) for o in s.options]
+        self.either_options.append(opts)      # a decision's option labels (runtime/api/faces.py)
         return "choose to either " + ", or ".join(opts)
 
     def s_Choose(self, s: A.Choose) -> str:

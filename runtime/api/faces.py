@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from innoscript.compiler.bundle import edition_vocabulary, load_bundle, parse_card
 from innoscript.compiler.tools.render import Renderer
+from innoscript.core import opcodes as O
 from innoscript.core.editions import load_edition, normalise_sets
 from ..rules.sets import report
 from ..state.cards import Cards
@@ -47,16 +48,21 @@ def _card_catalog(edition: str, sets: tuple) -> dict:
     bundle = load_bundle(edition, sets=sets)
     ed = load_edition(edition, sets=sets)
     vocab = edition_vocabulary(ed)
-    english = {}
+    english, eithers = {}, {}
     for src in ed.sources:
         ast = parse_card(src.text, src.relpath, vocab)[0]
-        english[ast.name] = effect_texts(ast)
+        eithers[ast.name] = []
+        english[ast.name] = effect_texts(ast, eithers[ast.name])
     cards = Cards(bundle)
     out = []
     for c in bundle["cards"]:
         face = card_face(cards, c["id"])
         texts = english.get(c["name"], [])
         face["effects"] = _effects(c["effects"], texts)
+        for entry, chunk, opts in zip(face["effects"], c["effects"], eithers.get(c["name"], [])):
+            # an 'either' choice's options worded, when they line up with the effect's CHOOSE_OPTIONs
+            if opts and len(opts) == sum(ins[0] == O.CHOOSE_OPTION for ins in chunk["code"]):
+                entry["options"] = opts
         face["set"] = c.get("set", "base")
         _cells(face, c)
         if c.get("no_effect"):
@@ -76,14 +82,36 @@ def _card_catalog(edition: str, sets: tuple) -> dict:
     manifest["cells"] = {w: {k: v for k, v in spec.items() if k != "score"} for w, spec in cards.cells.items()}
     return {"edition": bundle["edition"], "cards": out, "manifest": manifest,
             "special_achievements": [s["name"] for s in bundle["special_achievements"]],
-            "sets": report(cards)}
+            "sets": report(cards), "hooks": _hook_texts(ed, cards, vocab)}
 
 
-def effect_texts(ast) -> list[str]:
-    """Each effect's English, in the card's effect order (a cell's effect where the card has it)."""
+def _hook_texts(ed, cards: Cards, vocab) -> list[str]:
+    """The English of each hook of the sets' rules, in the order the game's hooks are numbered (a decision a
+    hook asks names its ``source_hook``)."""
+    texts: dict[str, list[str]] = {}
+    for gs in ed.sets:
+        for src in gs.rules:
+            ast = parse_card(src.text, src.relpath, vocab)[0]
+            texts[src.relpath] = [Renderer().hook(h) for h in ast.hooks]
+    out, seen = [], {}
+    for h in cards.hooks:       # a file's hooks are compiled in the file's order
+        k = seen[h["source"]] = seen.get(h["source"], -1) + 1
+        file_texts = texts.get(h["source"], [])
+        out.append(file_texts[k] if k < len(file_texts) else "")
+    return out
+
+
+def effect_texts(ast, options: list | None = None) -> list[str]:
+    """Each effect's English, in the card's effect order (a cell's effect where the card has it); ``options``
+    gets, per effect, the English of each 'either' statement's options in the order they are written."""
     r = Renderer()
     r.this = ast.name     # as the renderer names a card's own name
-    return [r.effect(e) for e in ast.effects]
+    out = []
+    for e in ast.effects:
+        out.append(r.effect(e))
+        if options is not None:
+            options.append(r.either_options)
+    return out
 
 
 def editor_face(data: dict, ast) -> dict:

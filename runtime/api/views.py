@@ -38,6 +38,7 @@ from collections.abc import Mapping
 
 from innoscript.core import opcodes as O
 from ..machine.expressions import derived_achievements, points, team_points
+from ..machine.frames import HOOK
 from ..rules import zones as Z
 from ..rules.engine import IllegalAnswer, _key, _show
 from ..state import teams as T
@@ -183,7 +184,8 @@ def view(cards: Cards, state: dict, viewer: int | None) -> dict:
         "seating": T.seating(state),
     }
     if decision is not None and "options" in decision:
-        out["decision"]["wording"] = word(decision, out, effect_english(state["edition"], cards, decision))
+        out["decision"]["wording"] = word(decision, out, effect_english(state["edition"], cards, decision),
+                                          either_options(state["edition"], cards, decision))
     return out
 
 
@@ -255,12 +257,29 @@ def shared_zones_view(cards: Cards, state: dict, viewer: int | None) -> dict:
 def effect_english(edition: str, cards: Cards, decision: dict) -> str | None:
     """The English of the effect that asks (None when the edition's texts are not at hand)."""
     cid, e = decision.get("source_card"), decision.get("effect")
+    if decision.get("source_hook") is not None:      # a set's rule asks: its hook's English
+        try:
+            return card_catalog(edition, cards.set_names)["hooks"][decision["source_hook"]] or None
+        except Exception:
+            return None
     if cid is None or e is None:
         return None
     try:
         entry = next(c for c in card_catalog(edition, cards.set_names)["cards"] if c["name"] == cards.name[cid])
         return entry["effects"][e]["text"]
     except Exception:   # an edition from other sources (the editor's sandbox): no text
+        return None
+
+
+def either_options(edition: str, cards: Cards, decision: dict) -> list[str] | None:
+    """The English of the options of the 'either' that asks (None when they are not at hand)."""
+    cid, e, k = decision.get("source_card"), decision.get("effect"), decision.get("either")
+    if cid is None or e is None or k is None:
+        return None
+    try:
+        entry = next(c for c in card_catalog(edition, cards.set_names)["cards"] if c["name"] == cards.name[cid])
+        return entry["effects"][e]["options"][k]
+    except Exception:   # no worded options (the editor's sandbox, or options the renderer folded)
         return None
 
 
@@ -290,11 +309,16 @@ def decision_context(cards: Cards, state: dict, pending: dict) -> dict:
     frontend can word the question from the effect's English."""
     d = state.get("dogma")
     frame = d["stack"][-1] if d and d.get("stack") and not d.get("prelude") else None
+    if frame and "pc" in frame and frame.get("card") == HOOK:
+        return {"source_hook": frame["effect"]}
     if not frame or "pc" not in frame or frame.get("card", -1) < 0:
         return {}
     out = {"source_card": frame["card"], "effect": frame["effect"], "effect_kind": frame["kind"]}
     if frame["kind"] in ("demand", "compel"):
         out["demanded_by"] = frame["me"]
+    if pending["kind"] == "choose_option":       # which 'either' of the effect asks: its options' English
+        code = cards.cards[frame["card"]]["effects"][frame["effect"]]["code"]
+        out["either"] = sum(ins[0] == O.CHOOSE_OPTION for ins in code[:frame["pc"]])
     if pending["kind"] == "yes_no" and "purpose" not in pending:
         code = cards.cards[frame["card"]]["effects"][frame["effect"]]["code"]
         for ins in code[frame["pc"] + 1: frame["pc"] + 14]:
@@ -366,7 +390,7 @@ def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> di
         t = out["type"]
         seen = visible_to(state, cid, viewer, cards) or (t in ("draw", "look") and out.get("player") == viewer) \
             or t in ("meld", "tuck", "reveal", "dogma", "execute", "effect", "chain_achievement") \
-            or (t == "transfer" and out.get("zone") == "board")
+            or (t == "transfer" and out.get("zone") == "board") or _known_before(cards, out, viewer)
         if t == "achieve":
             seen = False
         out["card"] = card_face(cards, cid) if seen else {"hidden": True, "age": cards.age[cid]}
@@ -379,6 +403,17 @@ def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> di
         a["card"] = card_face(cards, cid) if a["type"] in ("dogma", "meld") else {"hidden": True, "age": cards.age[cid]}
         out["action"] = a
     return out
+
+
+def _known_before(cards: Cards, event: dict, viewer: int | None) -> bool:
+    """Whether the viewer could see the moved card where it came from: on a board (everyone), or in their own
+    hand, score pile or a zone of theirs they see (a card you transfer away was never hidden from you)."""
+    frm, owner = event.get("from"), event.get("from_player")
+    if frm == "board":
+        return True
+    if frm in cards.zones or frm in cards.shared_zones:     # a set's zone: by its visibility
+        return Z.sees_cards(cards, frm, owner, viewer)
+    return viewer is not None and owner == viewer and frm in ("hand", "score", "revealed")
 
 
 # the base game's places; any other place a move comes from is a set's zone, taken as hidden

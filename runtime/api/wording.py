@@ -28,6 +28,19 @@ def card_name(c) -> str:
     return str(c)
 
 
+def _numbered(labels: list[str]) -> list[str]:
+    """Labels that repeat (hidden cards of one age) told apart: 'Return a hidden [2] (1 of 3)'."""
+    total = {lab: labels.count(lab) for lab in labels}
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        if total[lab] > 1:
+            seen[lab] = seen.get(lab, 0) + 1
+            lab = f"{lab} ({seen[lab]} of {total[lab]})"
+        out.append(lab)
+    return out
+
+
 def _count(lo: int, hi: int, noun: str = "card") -> str:
     if lo == hi:
         return f"a {noun}" if hi == 1 else f"{hi} {noun}s"
@@ -52,6 +65,9 @@ def action_label(o: dict, view: dict, player: int) -> str:
         return f"Draw a [{draw_age(view, player)}]"
     where = f" from your {o['from']}" if o.get("from") else ""     # a set's zone the action may take its card from
     if t == "achieve":
+        card = o.get("card")
+        if isinstance(card, dict) and card.get("name"):    # one of your own cards (a secret): named, as you see it
+            return f"Achieve {card['name']} (age {o['age']}){where}"
         return f"Achieve age {o['age']}{where}"
     if t == "set_action":      # a set's own action on a card (Endorse)
         return f"{o.get('label') or o.get('action')} {o['card']['name']}"
@@ -75,7 +91,7 @@ def action_label(o: dict, view: dict, player: int) -> str:
     return label
 
 
-def word(decision: dict, view: dict, effect_text: str | None = None) -> dict:
+def word(decision: dict, view: dict, effect_text: str | None = None, option_texts: list[str] | None = None) -> dict:
     kind = decision["kind"]
     me = decision["player"]
     players = view["players"]
@@ -114,7 +130,7 @@ def word(decision: dict, view: dict, effect_text: str | None = None) -> dict:
             out["title"] = decision["prompt"][0].upper() + decision["prompt"][1:]
         else:
             out["title"] = f"{lead}{may}{purpose} {what}"
-        out["labels"] = [f"{verb} {card_name(o)}" for o in options]
+        out["labels"] = _numbered([f"{verb} {card_name(o)}" for o in options])
         out["confirm"] = verb
         if lo == 0:
             out["decline"] = "Skip"
@@ -140,7 +156,10 @@ def word(decision: dict, view: dict, effect_text: str | None = None) -> dict:
             out["confirm"] = "Choose"
     elif kind == "choose_option":
         out["title"] = f"{lead}choose one of the effect's options"
-        out["labels"] = [f"Option {o + 1}" for o in options]
+        if option_texts and len(option_texts) == len(options):
+            out["labels"] = [t[:1].upper() + t[1:] for t in option_texts]
+        else:
+            out["labels"] = [f"Option {o + 1}" for o in options]
     elif kind == "order":
         out["title"] = f"{lead}{decision.get('prompt', 'put the cards in order')}"
         out["labels"] = [card_name(o) for o in options]

@@ -40,7 +40,7 @@ from innoscript.core import opcodes as O
 from ..machine import tier
 from ..machine.expressions import cell_score, held_achievements, points
 from ..machine.faults import BudgetExhausted, GameOver, NeedDecision, budget_fault
-from ..machine.frames import HOOK
+from ..machine.frames import HOOK, chunk_of
 from ..state import teams
 from ..state.cards import Cards
 from ..state.positions import new_state
@@ -348,6 +348,8 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Chance, Achievements):
         decision.setdefault("max", 1)
         if frame is not None and frame.get("card") == HOOK:
             decision.setdefault("source", sets.manifest(self.cards, self.cards.hooks[frame["effect"]]["set"])["label"])
+            if decision["kind"] == "select_cards":     # a set's rule words its choice as a card's effect does
+                decision.setdefault("purpose", self._purpose(frame))
         if frame is not None and frame.get("card", -1) >= 0:
             decision.setdefault("source", self.cards.name[frame["card"]])
             if decision["kind"] == "select_cards":
@@ -358,10 +360,13 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Chance, Achievements):
     def _purpose(self, frame) -> str:
         """What the chosen cards are for (meld, score, return, transfer, ...), read from the bytecode
         after the choice, so frontends and bots can say "choose a card to return"."""
-        code = self.cards.cards[frame["card"]]["effects"][frame["effect"]]["code"]
+        chunk = chunk_of(self.cards, frame)
+        code = chunk["code"]
         for ins in code[frame["pc"] + 1: frame["pc"] + 8]:
             if ins[0] == O.MOVE:
                 return O.ENUMS["verb"][ins[1]]
+            if ins[0] == O.MOVE_NAMED:           # a set's verb ('promote', 'safeguard')
+                return chunk["consts"][ins[1]]
             if ins[0] == O.TRANSFER:
                 return "transfer"
             if ins[0] == O.EXCHANGE:

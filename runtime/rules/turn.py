@@ -71,7 +71,7 @@ class Turn:
             mine = st["players"][p]["zones"][z]
             ok = set(achievable(self.cards, st, p, sorted({self.cards.age[c] for c in mine})))
             acts += [{"type": "achieve", "age": self.cards.age[c], "card": c, "from": z} for c in mine
-                     if self.cards.age[c] in ok]
+                     if self.cards.age[c] in ok and self.cards.age[c] >= 1]   # a token (a museum) is no age's
         # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
         known = self.cards.may_dogma
         for c in top_cards(st, p) if tops is None else tops:
