@@ -198,3 +198,13 @@ def test_the_set_word_check_can_fail():
     assert _using_set_words('kind = "echo"\n', words) and _using_set_words("bonuses = card.bonus\n", words)
     assert not _using_set_words('rule = "sharing_bonus"\n', words)
     assert not _using_set_words('"""A docstring may say foreshadow."""\nx = 1  # and so may a comment: forecast\n', words)
+
+
+def test_the_readmes_python_example_runs():
+    """The README's 'Playing from Python' example, as printed, plays a game to its end (with any bot)."""
+    import re
+    readme = (ROOT / "README.md").read_text()
+    code = re.search(r"## Playing from Python\n\n```python\n(.*?)```", readme, re.S).group(1)
+    namespace: dict = {}
+    exec(compile(code.replace("print(", "(lambda *a: None)("), "README.md", "exec"), namespace)
+    assert namespace["game"].over and namespace["game"].result["winners"]
