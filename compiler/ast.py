@@ -244,6 +244,7 @@ class Draw(Node):
     times: Optional[Times] = None
     bind: Optional[str] = None
     set: Optional[str] = None      # 'draw echoes [1]': that set's supply piles; None: the draw rules decide
+    set_pos: Pos = field(default=NOWHERE, compare=False, repr=False)     # where the set's word is
 
 
 @dataclass

@@ -137,10 +137,10 @@ class Builder(Transformer):
     # ------------------------------------------------------------ statements
     def draw_stmt(self, meta, c):
         then = count = times = bind = set_name = None
-        age = None
+        age, set_pos = None, Pos(0, 0)
         for x in c:
             if isinstance(x, tuple) and x[0] == "set":
-                set_name = x[1]
+                set_name, set_pos = x[1], x[2]
             elif isinstance(x, tuple) and x[0] == "then":
                 then = x[1]
             elif isinstance(x, tuple) and x[0] == "count":
@@ -151,10 +151,10 @@ class Builder(Transformer):
                 times = x
             elif isinstance(x, tuple) and x[0] == "bind":
                 bind = x[1]
-        return A.Draw(then, count, age, times, bind, set_name, pos=_pos(meta))
+        return A.Draw(then, count, age, times, bind, set_name, set_pos, pos=_pos(meta))
 
     def draw_set(self, meta, c):
-        return ("set", str(c[0]))
+        return ("set", str(c[0]), _tpos(c[0]))
 
     def draw_then(self, meta, c):
         return ("then", c[0])

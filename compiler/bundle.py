@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jsonschema
@@ -30,7 +30,7 @@ from . import ast as A
 from .builder import build
 from .codegen import CodeGen
 from .parser import all_keywords, grammar_text, parse
-from .resolver import Vocabulary, resolve
+from .resolver import Vocabulary, resolve, warnings as card_warnings
 from .verifier import VerifyError, verify
 
 BUNDLE_FORMAT = "innoscript-bundle"
@@ -46,6 +46,7 @@ BUNDLE_VERSION = 1
 class CompiledCard:
     ast: A.Card
     data: dict          # the bundle entry
+    warnings: list = field(default_factory=list)    # W-codes: it compiles, probably not as meant
 
 
 def vocabulary(manifest: dict, card_names: set[str] | None = None, sets=()) -> Vocabulary:
@@ -124,7 +125,7 @@ def cell_words(manifest: dict, set_manifests) -> set[str]:
 def parse_card(text: str, path: str, vocab: Vocabulary, check_meta: bool = True) -> tuple[A.Card, dict[int, str]]:
     """Parse, build and resolve one card; raise CompileError with all its errors."""
     tree = parse(text, path)
-    reporter = Reporter(path)
+    reporter = Reporter(path, source=text)
     card = build(tree, reporter)
     types = resolve(card, vocab, reporter, check_meta)
     if reporter.failed:
@@ -166,7 +167,7 @@ def compile_card(text: str, path: str, vocab: Vocabulary) -> CompiledCard:
         data["no_effect"] = True
     if card.get("face_only"):
         data["face_only"] = True
-    return CompiledCard(card, data)
+    return CompiledCard(card, data, card_warnings(card, path, vocab))
 
 
 def compile_hooks(text: str, path: str, vocab: Vocabulary) -> list[dict]:
@@ -256,8 +257,9 @@ def _card_order(manifest: dict):
     return key
 
 
-def compile_edition(edition: Edition) -> dict:
-    """Compile every card of an edition; raise CompileError listing every error in every file."""
+def compile_edition(edition: Edition, warnings: list | None = None) -> dict:
+    """Compile every card of an edition; raise CompileError listing every error in every file.
+    ``warnings``: a list the cards' warnings (W-codes) are added to."""
     vocab = edition_vocabulary(edition)
     cards, errors, sources = [], [], {}
     seen: dict[str, str] = {}
@@ -269,6 +271,8 @@ def compile_edition(edition: Edition) -> dict:
         except CompileError as err:
             errors.extend(err.diagnostics)
             continue
+        if warnings is not None:
+            warnings.extend(compiled.warnings)
         if carrier.get(src.relpath, compiled.data["set"]) != compiled.data["set"]:
             compiled.data["carried_by"] = carrier[src.relpath]    # a set's card of another type (a relic)
         if compiled.data["name"] in seen:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from innoscript.core.builtins import BUILTINS
-from innoscript.core.diagnostics import Reporter, did_you_mean
+from innoscript.core.diagnostics import Pos, Reporter, did_you_mean
 from innoscript.core.opcodes import ENUMS
 from innoscript.core.hook_points import EVENT_VERBS, HOOK_POINTS
 from . import ast as A
@@ -26,6 +26,11 @@ ELEMENT = {"cards": "cards", "colors": "color", "players": "player", "values": "
 # The language's own verbs (the grammar's keywords); a set's verbs come from its manifest (Vocabulary).
 BASE_MOVE_VERBS = ("meld", "score", "tuck", "return", "junk", "reveal", "keep", "achieve", "remove", "take")
 BASE_DRAW_VERBS = ("meld", "score", "tuck", "reveal", "junk", "achieve")
+
+
+# English before a draw's age, where a set's name may stand: the script writes no article and digits
+_COUNT_WORDS = {"a": None, "an": None, "one": None, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
 
 # how each free Dogma option is written (compiler/ast.py DogmaOption), for messages
@@ -287,6 +292,8 @@ class Resolver:
             if self.lookup(s.set) not in ("str", "any"):
                 self.r.error("E300", f"'{s.set}' is {self.lookup(s.set)}, not a card type (a set's name)", s.pos,
                              "bind one with 'choose set as t' or 'let t = set(CARD)'")
+        elif s.set in _COUNT_WORDS and s.set not in self.v.set_names:
+            self.count_word(s)
         elif s.set is not None:
             self.set_name(s.set, s.pos, base=True)
         if s.then is not None and s.then not in BASE_DRAW_VERBS:
@@ -298,6 +305,23 @@ class Resolver:
         self.actions_seen = True
         if s.bind:
             self.bind(s.bind, "cards")
+
+    def count_word(self, s: A.Draw) -> None:
+        """'draw a [3]', 'draw two [3]': English where a set's name may stand; the script writes a number."""
+        word, n = s.set, _COUNT_WORDS[s.set]
+        count = str(n) if n else None
+        if s.count is not None:
+            count = self.r.text_at(s.count.pos) or "..."
+            count = count if isinstance(s.count, A.Int) else f"({count})"
+        fixed = " ".join(["draw", *(["and", s.then] if s.then else []), *([count] if count else []),
+                          f"[{self.r.text_at(s.age.pos) or '...'}]"])
+        if s.count is not None:
+            msg = f"a draw is written '{fixed}', without '{word}'"
+        elif n is None:
+            msg = f"a draw of one card is written '{fixed}', without '{word}'"
+        else:
+            msg = f"the number of cards to draw is written in digits: '{fixed}'"
+        self.r.error("E100", msg, s.set_pos, f"write '{fixed}'")
 
     def times(self, t):
         if t is not None:
@@ -374,13 +398,30 @@ class Resolver:
                                      "or achievements", sel.pos)
         self.actions_seen = True
 
+    def scope_hint(self, name: str, loose: bool = True) -> str | None:
+        """A name bound in scope that ``name`` may misspell ('as', 'let', 'choose', a loop's or an effect's
+        parameter); ``loose``: also a looser match."""
+        in_scope = [n for s in self.scopes for n in s]
+        return did_you_mean(name, in_scope) or (_close_binding(name, in_scope) if loose else None)
+
+    def misspelt_binding(self, name: str, vocab) -> bool:
+        """An unknown word where a bound name may stand too: a close binding comes before the vocabulary."""
+        return self.lookup(name) is None and name not in vocab and (
+            self.scope_hint(name, loose=False) is not None
+            or not did_you_mean(name, vocab) and self.scope_hint(name) is not None)
+
+    def icon_word(self, name: str, pos, allow_hex: bool = False) -> bool:
+        """An icon, or a misspelt bound name (reported as an unknown name)."""
+        if name != self.v.hex and self.misspelt_binding(name, self.v.icons + ([self.v.hex] if allow_hex else [])):
+            self.name_type(name, _last_word(pos, name))
+            return False
+        return self.icon_name(name, pos, allow_hex)
+
     def expect_colors(self, e, want: str = "colors") -> None:
-        # A bare unknown name where a colour belongs is reported as a colour.
+        # A bare unknown name where a colour belongs is reported as a colour, unless a bound name is closer.
         if isinstance(e, A.Name) and self.lookup(e.name) is None and e.name not in self.all_bound \
                 and e.name not in self.v.icons:
-            in_scope = [n for s in self.scopes for n in s]
-            if e.name not in self.v.colors and not did_you_mean(e.name, self.v.colors) \
-                    and (did_you_mean(e.name, in_scope) or _close_binding(e.name, in_scope)):
+            if self.misspelt_binding(e.name, self.v.colors):
                 self.name_type(e.name, e.pos)
                 return
             if self.color_name(e.name, e.pos):
@@ -495,7 +536,7 @@ class Resolver:
         if s.name is not None:
             if s.name not in self.params:
                 self.r.error("E204", f"'repeat with' names '{s.name}', which is not a parameter of this effect", s.pos,
-                             f"declare it: effect ({s.name} = ...) {{ ... }}")
+                             did_you_mean(s.name, self.params) or f"declare it: effect ({s.name} = ...) {{ ... }}")
             self.expr(s.expr)
 
     def s_Act(self, s: A.Act):
@@ -591,7 +632,7 @@ class Resolver:
     def filter(self, f: A.Filter) -> None:
         if f.kind in ("with", "without"):
             if self.lookup(f.icon) is None:     # a bound name (choose icon ... as i) is an icon too
-                self.icon_name(f.icon, f.pos)
+                self.icon_word(f.icon, f.pos)
         elif f.kind in ("color", "noncolor"):
             self.expect_colors(f.color)
         elif f.kind == "value":
@@ -636,7 +677,11 @@ class Resolver:
     def expect(self, e, want: str) -> str:
         typ = self.expr(e)
         if typ is not None and not _compatible(typ, want):
-            self.r.error("E300", f"expected {_article(want)}, found {_article(typ)}", e.pos)
+            # a colour or an icon where a bound name of that spelling was meant ('leaf' for 'leafs')
+            hint = None
+            if isinstance(e, A.Name) and self.lookup(e.name) is None:
+                hint = self.scope_hint(e.name, loose=False)
+            self.r.error("E300", f"expected {_article(want)}, found {_article(typ)}", e.pos, hint)
         return typ
 
     def name_type(self, name: str, pos):
@@ -652,8 +697,7 @@ class Resolver:
         if name in self.v.icons:
             return "icon"
         # A name bound in scope is what the author most likely meant, before any colour or icon.
-        in_scope = [n for s in self.scopes for n in s]
-        hint = did_you_mean(name, in_scope) or _close_binding(name, in_scope)
+        hint = self.scope_hint(name)
         if hint is None:
             hint = did_you_mean(name, list(self.v.colors) + list(self.v.icons))
         self.r.error("E204", f"unknown name '{name}'", pos, hint)
@@ -699,7 +743,7 @@ class Resolver:
         for i, a in enumerate(e.args):
             want = b.args[0] if b.variadic else (b.args[i] if i < len(b.args) else "any")
             if want == "icon" and isinstance(a, A.Name) and self.lookup(a.name) is None:
-                self.icon_name(a.name, a.pos, allow_hex=b.hex)
+                self.icon_word(a.name, a.pos, allow_hex=b.hex)
                 self.types[id(a)] = "icon"
             elif want == "cell" and isinstance(a, A.Name) and self.lookup(a.name) is None:
                 self.set_word(a.name, self.v.cells, "cell", a.pos)
@@ -754,7 +798,7 @@ class Resolver:
     def e_HasIcon(self, e: A.HasIcon):
         self.expect(e.subject, "cards")
         if self.lookup(e.icon) is None:
-            self.icon_name(e.icon, e.pos)
+            self.icon_word(e.icon, e.pos)
         return "bool"
 
     def e_Is(self, e: A.Is):
@@ -794,7 +838,7 @@ class Resolver:
         bt = self.expr(e.base)
         if bt not in ("cards", "colors", "color", "any"):
             self.r.error("E300", f"'with {e.icon}' filters cards or colours, not {_article(bt)}", e.base.pos)
-        self.icon_name(e.icon, e.pos)
+        self.icon_word(e.icon, e.pos)
         return "colors" if bt == "color" else bt
 
     def e_Pronoun(self, e: A.Pronoun):
@@ -882,6 +926,16 @@ def _all_or_none(sel: A.Selection) -> bool:
     return sel.quantity is not None and sel.quantity.kind == "all_or_none"
 
 
+def _last_word(pos: Pos, word: str) -> Pos:
+    """Where ``word`` is when it ends the span ``pos`` ('with NAME', 'X has NAME'), else ``pos``."""
+    col = pos.end_column - len(word)
+    if pos.end_line == pos.line and col >= pos.column:
+        return Pos(pos.line, col, pos.line, pos.end_column)
+    if pos.end_line > pos.line and col >= 1:
+        return Pos(pos.end_line, col, pos.end_line, pos.end_column)
+    return pos
+
+
 def _close_binding(name: str, bound: list[str]):
     """A looser match among bound names only ('drawn' for 'drawn_card', 'c' for 'col')."""
     import difflib
@@ -919,15 +973,28 @@ def _bindings_in(stmts) -> set[str]:
     return out
 
 
-def warnings(card: A.Card, path: str) -> list:
-    """What compiles but is probably a mistake (reported by 'check'; errors under 'check --strict')."""
+def warnings(card: A.Card, path: str, vocab: Vocabulary | None = None) -> list:
+    """What compiles but is probably a mistake (reported by check, compile and the language server;
+    errors under 'check --strict')."""
     r = Reporter(path)
     out = []
     dogma, icons = card.get("dogma"), card.get("icons") or []
-    if dogma and icons and dogma not in icons:
-        out.append(r.warning("W200", f"the dogma icon '{dogma}' is not among this card's icons "
-                                     f"({' '.join(icons)})", card.meta_pos("dogma"),
-                             "the featured icon is printed on the card: check 'icons' and 'dogma'"))
+    if dogma and icons:
+        values = card.get("cell_values") or [None] * len(icons)
+        hexes = {vocab.hex, *vocab.hex_like} if vocab else set()
+        cells = set(vocab.cells) if vocab else set()
+        shown = " ".join("-" if w is None else w if n is None else f"{w} {n}" for w, n in zip(icons, values))
+        why = None
+        if dogma not in icons:
+            why = ""
+        elif dogma in hexes:        # a set's icon printed as the hex ('music_note')
+            why = f": '{dogma}' counts as the hex"
+        elif dogma in cells:        # a set's cell ('bonus 2'), even one counted as an icon
+            why = f": '{dogma}' is a cell, not an icon"
+        if why is not None:
+            out.append(r.warning("W200", f"the dogma icon '{dogma}' is not among this card's icons ({shown}){why}",
+                                 card.meta_pos("dogma"),
+                                 "the featured icon is printed on the card: check 'icons' and 'dogma'"))
     return out
 
 

@@ -35,7 +35,6 @@ def _errors_out(err, fmt: str = "text") -> int:
 def cmd_check(args) -> int:
     import dataclasses
     from innoscript.compiler.bundle import compile_card, compile_hooks, edition_vocabulary, vocabulary
-    from innoscript.compiler.resolver import warnings as card_warnings
     from innoscript.core.diagnostics import CompileError, Diagnostic, Pos
     from innoscript.core.editions import (cards_root, edition_for_path, load_edition, load_manifest, normalise_sets,
                                           set_for_path, with_required)
@@ -97,7 +96,7 @@ def cmd_check(args) -> int:
                 checked += 1
                 continue
             compiled = compile_card(text, str(f), vocabs[key])
-            warns += card_warnings(compiled.ast, str(f))
+            warns += compiled.warnings
             warns += [dataclasses.replace(w, path=str(f)) for w in edition_warnings.get(str(f.resolve()), [])]
             checked += 1
         except CompileError as err:
@@ -125,10 +124,14 @@ def cmd_compile(args) -> int:
     from innoscript.core.diagnostics import CompileError
     from innoscript.core.editions import load_edition
 
+    warns: list = []
     try:
-        bundle = compile_edition(load_edition(args.edition, sets=args.sets or ()))
+        edition = load_edition(args.edition, sets=args.sets or ())
+        bundle = compile_edition(edition, warns)
     except CompileError as err:
         return _errors_out(err)
+    if warns:       # as 'check' reports them; the bundle is written all the same
+        print(CompileError(warns, {s.relpath: s.text for s in edition.sources}).render(), file=sys.stderr)
     text = dumps(bundle)
     if args.output in (None, "-"):
         sys.stdout.write(text)

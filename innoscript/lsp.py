@@ -59,14 +59,13 @@ def edition_of(uri: str):
 
 
 def diagnostics_for(text: str, uri: str) -> list[T.Diagnostic]:
-    from innoscript.compiler.resolver import warnings
     _, vocab = edition_of(uri)
     try:
         if re.match(r"\s*(#[^\n]*\s*)*hook\b", text):     # a set's rules file
             compile_hooks(text, uri, vocab)
             found = []
         else:
-            found = warnings(compile_card(text, uri, vocab).ast, uri)
+            found = compile_card(text, uri, vocab).warnings
     except CompileError as err:
         found = err.diagnostics
     if True:

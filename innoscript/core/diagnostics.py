@@ -155,6 +155,17 @@ class Reporter:
 
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    source: str = ""        # the file's text, for hints that quote it
+
+    def text_at(self, pos: Pos) -> str | None:
+        """The source text from ``pos`` to its end, or None when unknown."""
+        lines = self.source.removeprefix("\ufeff").split("\n")
+        if not 0 < pos.line <= pos.end_line <= len(lines) or (pos.line, pos.column) >= (pos.end_line, pos.end_column):
+            return None
+        if pos.line == pos.end_line:
+            return lines[pos.line - 1][pos.column - 1:pos.end_column - 1]
+        return "\n".join([lines[pos.line - 1][pos.column - 1:], *lines[pos.line:pos.end_line - 1],
+                          lines[pos.end_line - 1][:pos.end_column - 1]])
 
     def error(self, code: str, message: str, pos: Pos, hint: str | None = None) -> None:
         assert code in CODES, code
