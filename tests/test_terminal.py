@@ -7,12 +7,13 @@ import select
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 
 class Pty:
-    def __init__(self, *args):
+    def __init__(self, *args, lines=50, **env):
         self.master, slave = pty.openpty()
-        env = dict(os.environ, COLUMNS="100", LINES="50", TERM="xterm")
+        env = dict(os.environ, COLUMNS="100", LINES=str(lines), TERM="xterm", **env)
         self.p = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "play", *args], stdin=slave, stdout=slave,
                                   stderr=slave, env=env, close_fds=True)
         os.close(slave)
@@ -46,6 +47,17 @@ class Pty:
 
 def prompt(t):
     return t.read_until(r"\n> ?$|> $")
+
+
+def plain(screen):
+    """The screen's text without its colours, one string a line."""
+    return re.sub(r"\x1b\[[0-9;]*m", "", screen).replace("\r\n", "\n").split("\n")
+
+
+def _saved(tmp_path, game, seats):
+    save = tmp_path / "game.json"
+    save.write_text(json.dumps({"game": game.to_json(), "seats": seats}))
+    return str(save)
 
 
 def test_play_several_turns_save_and_resume(tmp_path):
@@ -217,3 +229,106 @@ def test_terminal_draws_a_real_forecast_to_its_owner_and_its_size_to_the_others(
         section = text.split(game.state["players"][owner]["name"] + " (", 1)[1]
         line = next(l for l in section.splitlines() if l.strip().startswith("forecast ("))
         assert (card in line) == seen and ("ages " in line) != seen, line
+
+
+def test_card_text_draws_the_icons_it_names():
+    t = Pty("--players", "2", "--bots", "human,greedy", "--seed", "3")
+    prompt(t)
+    t.type("card Metalworking")
+    screen = "\n".join(plain(prompt(t)))
+    assert "If it has a ♜, score it" in screen              # the castle's glyph, as on the board
+    t.type("quit")
+    t.close()
+    t = Pty("--players", "2", "--bots", "human,greedy", "--seed", "3", PYTHONIOENCODING="ascii")
+    prompt(t)
+    t.type("card Metalworking")
+    screen = "\n".join(plain(prompt(t)))
+    assert "If it has a castle, score it" in screen         # no glyph to be had: the icon's name
+    assert "Metalworking [1] CaCaHeCa" in screen
+    t.type("quit")
+    t.close()
+
+
+def test_the_log_files_each_line_under_the_turn_it_happened_in():
+    t = Pty("--players", "2", "--bots", "human,human", "--seed", "3")
+    for _ in range(2 + 5):                   # both first melds, then always draw: turns of 1, 2 and 2 actions
+        prompt(t)
+        t.type("1")
+    prompt(t)
+    t.type("log")
+    sections, turn = {}, None
+    for line in plain(prompt(t)):
+        m = re.match(r"(turn \d+|set-up) ─", line)
+        if m:
+            turn = sections.setdefault(m.group(1), [])
+        elif line.startswith("  · "):
+            turn.append(line[4:])
+    assert len(sections["set-up"]) == 2 and all(" melds " in line for line in sections["set-up"])
+    assert [len(sections[f"turn {n}"]) for n in (1, 2, 3)] == [1, 2, 2]
+    players = [{line.split(" draws ")[0] for line in sections[f"turn {n}"]} for n in (1, 2, 3)]
+    assert all(len(p) == 1 for p in players) and players[0] == players[2] != players[1], sections
+    t.type("quit")
+    t.close()
+
+
+def test_an_exchange_is_logged_with_the_cards_the_seat_may_see(tmp_path):
+    import yaml
+    from innoscript.compiler.bundle import load_bundle
+    from innoscript.runtime import Game
+    from innoscript.runtime.tools import scenario
+    data = yaml.safe_load((Path(__file__).parent / "scenarios/3e/age7/sanitation-exchange.yaml").read_text())
+    engine = scenario.build_state(data, load_bundle("3e"))
+    engine.advance()
+    t = Pty("--load", _saved(tmp_path, Game(engine), ["human", "random"]))
+    screen = "\n".join(plain(prompt(t)))
+    t.type(re.search(r"(\d+)\. Dogma Sanitation", screen).group(1))
+    screen = "\n".join(plain(prompt(t)))
+    # the opponent's two highest for my lowest: theirs are named to me now, mine is in their hand
+    assert "Player 2 exchanges Coal [5] and Calendar [2] with a hidden [1]" in screen
+    t.type("quit")
+    t.close()
+
+
+def test_card_text_stays_above_the_prompt():
+    t = Pty("--players", "2", "--bots", "human,greedy", "--seed", "3")
+    prompt(t)
+    t.type("card Oars")
+    after = plain(prompt(t))
+    assert any("I DEMAND you transfer" in line for line in after)
+    assert not any("(you)" in line or "Choose a card to meld first" in line for line in after)   # no table after it
+    assert after[-1].startswith(">")
+    t.type("board")                                  # the table again, on request
+    assert "Player 1 (you)" in "\n".join(plain(prompt(t)))
+    t.type("quit")
+    t.close()
+
+
+def test_a_long_option_list_leaves_the_table_and_the_prompt_on_a_40_line_screen(tmp_path):
+    from innoscript.runtime import Game
+    game = Game.new(players=2, seed=3)
+    st = game.to_json()
+    hand = st["players"][0]["hand"]
+    for age in map(str, range(1, 11)):               # a first meld among 41 cards
+        while len(hand) < 41 and st["supply"][age]:
+            hand.append(st["supply"][age].pop(0))
+    st["pending"]["options"] = list(hand)
+    save = _saved(tmp_path, Game.load(st), ["human", "random"])
+    t = Pty("--load", save, lines=40)
+    lines = plain(prompt(t))
+    assert len(lines) <= 40 and lines[0].startswith("─") and "Turn 0" in lines[0]   # the whole table is on screen
+    assert any(l.startswith("Player 1 (you)") for l in lines) and lines[-1].startswith(">")
+    assert all(any(re.search(rf"\b{n}\. Meld ", l) for l in lines) for n in range(1, 42))
+    t.type("quit")
+    t.close()
+    t = Pty("--load", save, lines=30)                # a shorter screen: the options in pages
+    lines = plain(prompt(t))
+    assert len(lines) <= 30 and "Turn 0" in lines[0] and "'more' shows the next" in lines[-2]
+    first = {int(n) for l in lines for n in re.findall(r"\b(\d+)\. Meld ", l)}
+    t.type("more")
+    rest = {int(n) for l in plain(prompt(t)) for n in re.findall(r"\b(\d+)\. Meld ", l)}
+    assert first and rest and first | rest == set(range(1, 42)) and not first & rest
+    t.type("41")                                     # any number answers, whichever page shows it
+    lines = plain(prompt(t))[1:]                     # (after the answer typed)
+    assert len(lines) <= 30 and "Turn 1" in lines[0] and any("melds " in l for l in lines)   # the log cut to fit
+    t.type("quit")
+    t.close()

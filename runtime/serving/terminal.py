@@ -7,12 +7,18 @@ achievements, hands (your own cards coloured with their icons, the others' as
 ages), the sets' zones (the forecast: its cards to whoever may see them, else
 its size and ages), the supply and each set's, the sets' game-wide zones (their
 cards, or face down their ages); then the log (cell effects, a set's verbs,
-promotions and free dogmas marked) with a separator per turn and the
-whole of the last turn; then the decision, worded like the web table's
-(runtime/api/wording.py) with the running effect's English and numbered options.
+promotions, free dogmas and exchanges marked), each line under the turn it
+happened in, with a separator per turn and the whole of the last turn; then the
+decision, worded like the web table's (runtime/api/wording.py) with the running
+effect's English and numbered options. On a terminal all of it fits one screen:
+options that would not fit one a line go in columns, then in pages ('more'), and
+the log keeps its latest lines. Icons named in English ('[castle]') are drawn as
+their glyphs, or named where the terminal cannot print them.
 Commands at the prompt: a number (several, separated by spaces, for a choice
 of cards; 0 or an empty line declines when that is allowed), ``card NAME``,
-``save FILE``, ``undo``, ``log``, ``help``, ``quit``.
+``more``, ``board``, ``save FILE``, ``undo``, ``log``, ``help``, ``quit``; only an
+answer (or ``undo``, ``board``) draws the table again, so what a command printed
+stays above the prompt.
 
 Seats are ``human`` or a bot name (runtime/bots/); seats left unnamed after
 ``--bots`` are played by the search bot, the default opponent. Saved games
@@ -22,9 +28,12 @@ record seats with the same words in both frontends (``you`` is read as
 from __future__ import annotations
 
 import json
+import math
+import re
 import sys
 
 from rich.console import Console
+from rich.rule import Rule
 from rich.text import Text
 
 from innoscript.core.diagnostics import suggest
@@ -41,8 +50,14 @@ GLYPHS = {"crown": ("♛", "yellow"), "leaf": ("❦", "green"), "lightbulb": ("�
           "factory": ("⚙", "red"), "clock": ("◷", "bright_blue"), "avatar": ("☻", "dark_orange"), "hex": ("⬡", "grey50")}
 # the glyphs of the sets in play (their manifests' icons and cells), set by the game being played
 SET_GLYPHS: dict[str, tuple[str, str]] = {}
+# readable names of the sets' icons and cells; those without a glyph of their own (drawn by their initial)
+SET_NAMES: dict[str, str] = {}
+NO_GLYPH: set[str] = set()
+ENCODING = ["utf-8"]     # the terminal's encoding, set by the game being played
+ICON_MARK = re.compile(r"\[([a-z][a-z_]*)\]")     # an icon inside a card's English: '[castle]'
 HELP = ("Answer with the number of an option (several numbers separated by spaces when choosing cards; 0 or an "
-        "empty line declines when that is allowed). Commands: card NAME (read a card), save FILE, undo, log, help, quit.")
+        "empty line declines when that is allowed). Commands: card NAME (read a card), more (the next options "
+        "when they do not all fit), board (draw the table again), save FILE, undo, log, help, quit.")
 SEAT_WORDS = {"you": "human", "human": "human"}
 
 
@@ -65,11 +80,59 @@ def seat_kinds(seats: list[str], players: int) -> list[str]:
 def use_set_glyphs(cards) -> None:
     """The glyphs the sets in play give their icons and cells (manifest ``glyph``; else the word's initial)."""
     SET_GLYPHS.clear()
-    for n in cards.set_names:
-        for word, spec in cards.bundle["sets"][n]["manifest"].get("icons", {}).items():
-            SET_GLYPHS[word] = (spec.get("glyph", word[:1].upper()), "grey70")
-    for word, spec in cards.cells.items():
-        SET_GLYPHS[word] = (spec.get("glyph", word[:1].upper()), "bold yellow" if spec.get("value") else "cyan")
+    SET_NAMES.clear()
+    NO_GLYPH.clear()
+    specs = [(w, spec, "grey70") for n in cards.set_names
+             for w, spec in cards.bundle["sets"][n]["manifest"].get("icons", {}).items()]
+    specs += [(w, spec, "bold yellow" if spec.get("value") else "cyan") for w, spec in cards.cells.items()]
+    for word, spec, style in specs:
+        SET_GLYPHS[word] = (spec.get("glyph", word[:1].upper()), style)
+        SET_NAMES[word] = spec.get("label", word.replace("_", " "))
+        if "glyph" not in spec:
+            NO_GLYPH.add(word)
+
+
+def encodes(text: str, encoding: str) -> bool:
+    try:
+        text.encode(encoding)
+        return True
+    except (UnicodeEncodeError, LookupError):
+        return False
+
+
+def shows(glyph: str) -> bool:
+    """The terminal can print this glyph (an ASCII one cannot print most)."""
+    return encodes(glyph, ENCODING[0])
+
+
+def dot() -> str:
+    return "·" if shows("·") else "-"
+
+
+def icon_text(text: str, style: str = "") -> Text:
+    """English with its icon markers ('[castle]') drawn as glyphs; an icon with no glyph, or one the terminal
+    cannot print, by its name. Other brackets ('[3]', a value) stay as written."""
+    out = Text(style=style)
+    pos = 0
+    for m in ICON_MARK.finditer(text):
+        word = m.group(1)
+        found = GLYPHS.get(word) or SET_GLYPHS.get(word)
+        if not found:
+            continue
+        out.append(text[pos:m.start()])
+        g, st = found
+        named = word in NO_GLYPH or not shows(g)
+        out.append(SET_NAMES.get(word, word.replace("_", " ")) if named else g, style=st)
+        pos = m.end()
+    out.append(text[pos:])
+    return out
+
+
+def listing(texts: list[str]) -> str:
+    """'A', 'A and B', 'A, B and C'; 'no cards' for none."""
+    if not texts:
+        return "no cards"
+    return texts[0] if len(texts) == 1 else f"{', '.join(texts[:-1])} and {texts[-1]}"
 
 
 def glyphs(icons: list[str], hex_name: str = "hex", values=None) -> Text:
@@ -77,9 +140,11 @@ def glyphs(icons: list[str], hex_name: str = "hex", values=None) -> Text:
     t = Text()
     for k, i in enumerate(icons):
         if not i:                          # a position printed empty, or no featured icon
-            t.append("·", style="dim")
+            t.append("·" if shows("·") else ".", style="dim")
             continue
         g, style = GLYPHS.get(i) or SET_GLYPHS.get(i) or (i[:1].upper(), "bold")
+        if not shows(g):                   # two letters: crown, castle and clock share an initial
+            g = i[:2].capitalize()
         if values and k < len(values) and values[k] is not None:
             g = f"{g}{values[k]}"
         t.append(g, style=style)
@@ -99,8 +164,15 @@ class Terminal:
         self.game, self.seats, self.con, self.input = game, seats, console, input_fn
         self.bots = {p: make_bot(kind, seed * 31 + p) for p, kind in enumerate(seats) if kind != "human"}
         self.log: list[tuple[int, str]] = []      # (turn, line)
+        self.turn = game.state["turn"]["number"]  # the turn the events being noted happen in
         self.catalog = None
+        # a terminal shows one screenful per decision; piped output gets everything
+        self.fit = console.is_terminal
+        self.pages: list[list] = []               # the option list's pages of drawn rows, and the one shown
+        self.page = 0
+        self.redraw = True                        # the table is drawn again at the next prompt
         use_set_glyphs(game.cards)
+        ENCODING[0] = console.encoding
 
     @property
     def people(self) -> list[int]:
@@ -117,11 +189,39 @@ class Terminal:
 
     # ------------------------------------------------------------ drawing
     def show(self, seat: int) -> None:
+        """The table as this seat sees it, the log and the decision; on a terminal, fitted to one screen."""
         v = self.game.view(seat)
-        con = self.con
+        board = self.board(seat, v)
+        log = self.log_lines(v["turn"]["number"])
+        if v.get("decision") is None or v["decision"].get("player") != seat:
+            self.out(board + log)
+            return
+        head, options, tail = self.decision_lines(v, seat)
+        if not self.fit:
+            self.pages = [[self.row([o], [0]) for o in options]]
+            self.out(board + log + head + self.pages[0] + tail)
+            return
+        measure = self.measure
+        room = self.con.height - 1 - sum(map(measure, board + head + tail))    # 1: the prompt
+        keep_log = min(sum(map(measure, log)), 4)
+        self.pages, self.page = [[self.row([o], [0]) for o in options]], 0
+        if sum(map(measure, self.pages[0])) + keep_log > room:
+            # in columns; pages (each in its columns) when even those are too long, 'more' shows the next
+            cols, avail = self.fit_columns(options), max(room - keep_log, 4)
+            size = cols * (avail if math.ceil(len(options) / cols) <= avail else avail - 1)    # 1: the note
+            self.pages = [[self.row(r, widths) for r in rows]
+                          for rows, widths in (self.layout(options[i:i + size], cols)
+                                               for i in range(0, len(options), size))]
+        shown = self.pages[0] + ([self.more_note()] if len(self.pages) > 1 else [])
+        log_room = room - sum(map(measure, shown))
+        self.out(board + self.trim(log, log_room) + head + shown + tail)
+
+    def board(self, seat: int, v: dict) -> list:
+        """The boards, hands, zones and supply, one renderable a line."""
+        lines: list = []
         t = v["turn"]
-        con.rule(f"Turn {t['number']}: {v['players'][t['active']]['name']} to play, "
-                 f"{t['actions_left']} action(s) left; you are {v['players'][seat]['name']}")
+        lines.append(Rule(f"Turn {t['number']}: {v['players'][t['active']]['name']} to play, "
+                          f"{t['actions_left']} action(s) left; you are {v['players'][seat]['name']}"))
         splays = self.game.cards.splay_positions
         for p, pl in enumerate(v["players"]):
             kind = "you" if p == seat else ("bot: " + self.seats[p] if self.seats[p] != "human" else "human")
@@ -134,12 +234,12 @@ class Terminal:
                 team = v["teams"][pl["team"]]
                 head.append(f"; team with {v['players'][pl['partner']]['name']}: {team['achievements']} achievements, "
                             f"{team['points']} points", style="")
-            con.print(head)
+            lines.append(head)
             counts = Text("   icons ")
             for k, n in pl["icons"].items():
                 counts.append_text(glyphs([k]))
                 counts.append(f"{n} ")
-            con.print(counts)
+            lines.append(counts)
             for color, pile in pl["board"].items():
                 if not pile["cards"]:
                     continue
@@ -152,19 +252,19 @@ class Terminal:
                     shown = [c["icons"][k] for c in pile["cards"][1:] for k in splays.get(pile["splay"], [])]
                     line.append(f"  splayed {pile['splay']}: ", style="dim")
                     line.append_text(glyphs([i for i in shown if i != self.game.cards.hex]))
-                con.print(line)
+                lines.append(line)
             hand = pl["hand"]
             if isinstance(hand, list):
                 line = Text("   hand: ")
                 for i, c in enumerate(hand):
                     line.append_text(card_line(c))
                     if i < len(hand) - 1:
-                        line.append(" · ")
-                con.print(line if hand else "   hand: -")
-                con.print(f"   score pile: {', '.join(card_text(c) for c in pl['score']) or '-'}")
+                        line.append(f" {dot()} ")
+                lines.append(line if hand else Text("   hand: -"))
+                lines.append(Text(f"   score pile: {', '.join(card_text(c) for c in pl['score']) or '-'}"))
             else:
-                con.print(f"   hand: {hand['count']} card(s), ages {hand['ages']}; "
-                          f"score pile: {pl['score']['count']} card(s)")
+                lines.append(Text(f"   hand: {hand['count']} card(s), ages {hand['ages']}; "
+                                  f"score pile: {pl['score']['count']} card(s)"))
             for name, z in (pl.get("zones") or {}).items():    # a set's zones: the owner sees the cards
                 limit = f", at most {z['limit']}" if z.get("limit") is not None else ""
                 size = "size hidden" if "count" not in z else f"{z['count']} card(s)"
@@ -173,13 +273,13 @@ class Terminal:
                     self.card_list(line, z["cards"])
                 elif "ages" in z:
                     line.append(f"ages {' '.join(map(str, z['ages'])) or '-'}")
-                con.print(line)
+                lines.append(line)
         supply = "  ".join(f"{a}:{n}" for a, n in v["supply"].items())
-        con.print(f"supply {supply}   achievements available: {' '.join(map(str, v['available']['standard']))}"
-                  f"{'; ' + ', '.join(v['available']['special']) if v['available']['special'] else ''}"
-                  f"{'   junk: ' + str(v['junk']['count']) if v['junk']['count'] else ''}")
+        lines.append(Text(f"supply {supply}   achievements available: {' '.join(map(str, v['available']['standard']))}"
+                          f"{'; ' + ', '.join(v['available']['special']) if v['available']['special'] else ''}"
+                          f"{'   junk: ' + str(v['junk']['count']) if v['junk']['count'] else ''}"))
         for name, piles in (v.get("set_supply") or {}).items():   # each set's own piles
-            con.print(f"{name} supply " + "  ".join(f"{a}:{n}" for a, n in piles.items()))
+            lines.append(Text(f"{name} supply " + "  ".join(f"{a}:{n}" for a, n in piles.items())))
         for name, z in (v.get("zones") or {}).items():   # the sets' game-wide zones: cards, or backs' ages
             limit = f", at most {z['limit']}" if z.get("limit") is not None else ""
             line = Text(f"the {name} ({z['count']} card(s){limit}): ")
@@ -187,15 +287,91 @@ class Terminal:
                 self.card_list(line, z["cards"])
             else:
                 line.append(f"face down, ages {' '.join(map(str, z.get('ages', []))) or '-'}")
-            con.print(line)
-        self.show_log(t["number"])
+            lines.append(line)
+        return lines
+
+    def decision_lines(self, v: dict, seat: int) -> tuple[list, list, list]:
+        """The decision worded: its title, effect and warning; its options as (number, label); what follows."""
+        d = v["decision"]
+        w = d["wording"]
+        head = [Text(f"{v['players'][seat]['name']}: ", style="bold cyan").append_text(icon_text(w["title"]))]
+        if w.get("effect"):
+            head.append(icon_text(f"  “{w['effect']}”", style="italic"))
+        if w.get("warning"):
+            head.append(icon_text(f"  ! {w['warning']}", style="yellow"))
+        options = [(i, icon_text(label)) for i, label in enumerate(w["labels"], 1)]
+        if w.get("decline"):
+            options.append((0, Text(w["decline"])))
+        tail = []
+        if w.get("confirm"):
+            tail.append(Text(f"  ({w['confirm']}: numbers separated by spaces, {d['min']} to {d['max']})"))
+        return head, options, tail
+
+    def measure(self, r) -> int:
+        return len(self.con.render_lines(r, pad=False))
+
+    def out(self, items: list) -> None:
+        for r in items:
+            self.con.print(r)
+
+    def fit_columns(self, options: list) -> int:
+        """The most columns of options the width allows."""
+        for cols in range(len(options), 1, -1):
+            if sum(self.layout(options, cols)[1]) - 3 + 2 <= self.con.width:     # 3: the gap, 2: the indent
+                return cols
+        return 1
+
+    @staticmethod
+    def layout(options: list, cols: int) -> tuple[list, list[int]]:
+        """Options numbered down each column: (rows of (number, label), column widths with their gap)."""
+        per = math.ceil(len(options) / cols)
+        groups = [options[i:i + per] for i in range(0, len(options), per)]
+        widths = [max(len(f"{n}. ") + label.cell_len for n, label in g) + 3 for g in groups]
+        return [[g[r] for g in groups if r < len(g)] for r in range(per)], widths
+
+    def row(self, cells: list, widths: list[int]) -> Text:
+        line = Text("  ")
+        for k, (n, label) in enumerate(cells):
+            cell = Text(f"{n}. ").append_text(label)
+            if k < len(cells) - 1:
+                cell.pad_right(widths[k] - cell.cell_len)
+            line.append_text(cell)
+        return line
+
+    def more_note(self) -> Text:
+        return Text(f"  (page {self.page + 1} of {len(self.pages)} of the options: 'more' shows the next; "
+                    "any option's number answers)", style="dim")
+
+    def more(self) -> None:
+        if len(self.pages) < 2:
+            self.con.print("every option is shown above")
+            return
+        self.page = (self.page + 1) % len(self.pages)
+        self.out(self.pages[self.page] + [self.more_note()])
+
+    def trim(self, log: list, room: int) -> list:
+        """The log's last lines that fit in `room` under their turn's separator, with a note of how many
+        earlier ones 'log' shows."""
+        if room < 1:
+            return []
+        cut, used = len(log), 1                   # 1: the note
+        while cut and used + self.measure(log[cut - 1]) <= room:
+            cut -= 1
+            used += self.measure(log[cut])
+        if not cut:
+            return log
+        kept = log[cut:]
+        if kept and not isinstance(kept[0], Rule):      # the kept lines' turn: its separator for their first line
+            kept[0] = next(r for r in reversed(log[:cut]) if isinstance(r, Rule))
+        dropped = sum(not isinstance(r, Rule) for r in log) - sum(not isinstance(r, Rule) for r in kept)
+        return [Text(f"  ({dropped} earlier log line(s): 'log' shows them)", style="dim")] + kept
 
     def card_list(self, line: Text, faces: list) -> None:
         """A zone's cards on one line, separated by dots ('-' for none)."""
         for i, c in enumerate(faces):
             line.append_text(card_line(self.full(c)))
             if i < len(faces) - 1:
-                line.append(" · ")
+                line.append(f" {dot()} ")
         if not faces:
             line.append("-")
 
@@ -216,15 +392,19 @@ class Terminal:
         return f"{pl['points']} points ({sum(ages)} in the score pile, {extra:+d} from {labels})"
 
     def show_log(self, turn: int, everything: bool = False) -> None:
+        self.out(self.log_lines(turn, everything))
+
+    def log_lines(self, turn: int, everything: bool = False) -> list:
         """The log with a separator per turn: the whole of the previous turn and of this one."""
-        last = None
+        out, last = [], None
         for n, line in self.log:
             if not everything and n < turn - 1:
                 continue
             if n != last:
-                self.con.rule(f"turn {n}" if n else "set-up", style="dim", align="left")
+                out.append(Rule(f"turn {n}" if n else "set-up", style="dim", align="left"))
                 last = n
-            self.con.print(f"  · {line}", style="dim" if n < turn else "")
+            out.append(Text(f"  {dot()} {line}", style="dim" if n < turn else ""))
+        return out
 
     VERBS = {"draw": "draws", "meld": "melds", "tuck": "tucks", "score": "scores", "return": "returns",
              "transfer": "transfers", "reveal": "reveals", "keep": "keeps", "junk": "junks", "remove": "removes",
@@ -236,9 +416,9 @@ class Terminal:
         names = [pl["name"] for pl in self.game.state["players"]]
         for e in self.game.events_for(events, seat):
             t = e["type"]
-            turn = self.game.state["turn"]["number"]
             who = names[e["player"]] if isinstance(e.get("player"), int) else ""
-            if t == "turn":
+            if t == "turn":     # what follows happens in this turn (the state may be turns ahead by now)
+                self.turn = e["number"]
                 continue
             if t == "effect" and e.get("cell") and isinstance(e.get("card"), dict):
                 label = self.game.cards.cells.get(e["cell"], {}).get("label", f"{e['cell']} effect")
@@ -273,6 +453,9 @@ class Terminal:
                 line = f"{who} achieves age {e.get('age')}" + (f" from their {e['from']}" if e.get("from") else "")
             elif t == "splay":
                 line = f"{who} splays {e['color']} {e['direction']}"
+            elif t == "exchange":   # the cards this seat may see by name, the others by age
+                line = f"{who} exchanges {listing([card_text(c) for c in e.get('cards', [])])} " \
+                       f"with {listing([card_text(c) for c in e.get('other', [])])}"
             elif t == "coin_flip":
                 line = f"{who} flips a coin and {'wins' if e.get('won') else 'loses'} the flip"
             elif t == "special_achievement":
@@ -283,7 +466,7 @@ class Terminal:
                 line = f"game over: {', '.join(names[w] for w in e['winners'])} won by {e['reason'].replace('_', ' ')}"
             else:
                 continue
-            self.log.append((turn, line))
+            self.log.append((self.turn, line))
 
     def read_card(self, name: str) -> None:
         entry = self.texts().get(name.strip().lower())
@@ -301,10 +484,10 @@ class Terminal:
         for boxed in entry.get("cell_effects", []):      # a cell's effect (echo), printed in its own box
             line = Text(f"  {boxed['cell']} ")
             line.append_text(glyphs([boxed["cell"]]))
-            line.append(f" {boxed['text']}")
+            line.append(" ").append_text(icon_text(boxed["text"]))
             self.con.print(line)
         for i, e in enumerate(dogma, 1):
-            self.con.print(f"  {i}. {e['text']}")
+            self.con.print(Text(f"  {i}. ").append_text(icon_text(e["text"])))
         if entry.get("face_only"):
             self.con.print(f"  (a card of {entry['face_only']}, a set not in this game: its effects are not here)")
         elif entry.get("no_effect"):
@@ -315,27 +498,18 @@ class Terminal:
     # ------------------------------------------------------------ the loop
     def run(self) -> int:
         game = self.game
+        self.redraw = True
         while not game.over:
             d = game.decision
             seat = d["player"]
             if seat in self.bots:
                 self.note(game.apply(answer_for(game, self.bots[seat], seat)), self.people[0] if self.people else None)
+                self.redraw = True
                 continue
-            self.show(seat)
-            view = game.view(seat)
-            view_d = view["decision"]
-            w = view_d["wording"]
-            self.con.print(Text(f"{view['players'][seat]['name']}: {w['title']}", style="bold cyan"))
-            if w.get("effect"):
-                self.con.print(Text(f"  “{w['effect']}”", style="italic"))
-            if w.get("warning"):
-                self.con.print(Text(f"  ! {w['warning']}", style="yellow"))
-            for i, label in enumerate(w["labels"], 1):
-                self.con.print(f"  {i}. {label}")
-            if w.get("decline"):
-                self.con.print(f"  0. {w['decline']}")
-            if w.get("confirm"):
-                self.con.print(f"  ({w['confirm']}: numbers separated by spaces, {d['min']} to {d['max']})")
+            view_d = game.view(seat)["decision"]
+            if self.redraw:     # only when the game moved: what a command printed stays above the prompt
+                self.show(seat)
+                self.redraw = False
             try:
                 line = self.input("> ").strip()
             except EOFError:
@@ -343,7 +517,7 @@ class Terminal:
             except KeyboardInterrupt:
                 self.con.print("\n(interrupted: 'save FILE' keeps the game, 'quit' leaves)")
                 continue
-            if not self.command(line, seat, d, view_d["options"], w):
+            if not self.command(line, seat, d, view_d["options"], view_d["wording"]):
                 return 0
         self.summary()
         return 0
@@ -351,7 +525,7 @@ class Terminal:
     def summary(self) -> None:
         v = self.game.view(None)
         res = v["result"] or {}
-        self.con.rule("Game over")
+        self.con.print(Rule("Game over"))
         self.show_log(v["turn"]["number"])
         winners = [v["players"][w]["name"] for w in res.get("winners", [])]
         self.con.print(Text(f"{' and '.join(winners)} won by {str(res.get('reason', '')).replace('_', ' ')}",
@@ -393,6 +567,12 @@ class Terminal:
         if words[:1] == ["log"]:
             self.show_log(0, everything=True)
             return True
+        if words[:1] == ["more"]:
+            self.more()
+            return True
+        if words[:1] == ["board"]:
+            self.redraw = True
+            return True
         if words[:1] == ["card"]:
             self.read_card(line.split(None, 1)[1] if len(words) > 1 else "")
             return True
@@ -405,8 +585,10 @@ class Terminal:
         if words[:1] == ["undo"]:
             try:
                 game.undo(people=self.people)
-                self.log.append((game.state["turn"]["number"], "(the last action was taken back)"))
+                self.turn = game.state["turn"]["number"]     # an undone turn's end: back in that turn
+                self.log.append((self.turn, "(the last action was taken back)"))
                 self.con.print("the last action was taken back")
+                self.redraw = True
             except IllegalAnswer as err:
                 self.con.print(f"[red]{err}[/red]")
             return True
@@ -433,6 +615,7 @@ class Terminal:
             answer = raw[picks[0]]
         try:
             self.note(game.apply(answer, seat), seat)
+            self.redraw = True
         except (IllegalAnswer, RuntimeFault) as err:    # the answer is undone; the game goes on
             self.con.print(Text(str(err), style="red"))
         return True
@@ -441,6 +624,9 @@ class Terminal:
 def play(edition: str, players: int, seats: list[str], seed: int, load: str | None, console: Console | None = None,
          input_fn=input, options: dict | None = None, sets=()) -> int:
     """sets: the sets in play in a new game (a loaded game keeps its own)."""
+    if console is None and hasattr(sys.stdout, "reconfigure") and \
+            not encodes("♜·“", sys.stdout.encoding or "utf-8"):
+        sys.stdout.reconfigure(errors="replace")   # an ASCII terminal: icons are named, other marks become '?'
     con = console or Console(highlight=False)
     if load:
         try:
