@@ -59,11 +59,22 @@ def check_seat(game, events, viewer, before):
 
 def shown_by(events, viewer):
     """Card ids these (engine) events showed the viewer on the way: melded, tucked, revealed, used for a dogma,
-    drawn or looked at by that viewer, transferred to a board."""
-    return {e["card"] for e in events if isinstance(e.get("card"), int) and
-            (e["type"] in ("meld", "tuck", "reveal", "dogma", "effect", "execute")
-             or (e["type"] in ("draw", "look") and e.get("player") == viewer)
-             or (e["type"] == "transfer" and e.get("zone") == "board"))}
+    drawn or looked at by that viewer, transferred to a board; and the cards a move took from where the viewer
+    saw them (a board, or the viewer's own hand or score pile, where a card may pass during one answer)."""
+    def seen_at(zone, owner):
+        return zone in ("board", "top") or (viewer is not None and owner == viewer and zone in ("hand", "score"))
+    out = set()
+    for e in events:
+        if e["type"] == "exchange":
+            out |= set(e["cards"]) if seen_at(e.get("zone"), e.get("owner")) else set()
+            out |= set(e["other"]) if seen_at(e.get("other_zone"), e.get("other_owner")) else set()
+        elif isinstance(e.get("card"), int) and (
+                e["type"] in ("meld", "tuck", "reveal", "dogma", "effect", "execute")
+                or (e["type"] in ("draw", "look") and e.get("player") == viewer)
+                or (e["type"] == "transfer" and e.get("zone") == "board")
+                or seen_at(e.get("from"), e.get("from_player"))):
+            out.add(e["card"])
+    return out
 
 
 def refs_in(value) -> set:

@@ -394,9 +394,11 @@ def event_view(cards: Cards, state: dict, event: dict, viewer: int | None) -> di
         if t == "achieve":
             seen = False
         out["card"] = card_face(cards, cid) if seen else {"hidden": True, "age": cards.age[cid]}
-    if out.get("type") == "exchange":
-        out["cards"] = [card_ref(cards, state, c, viewer) for c in out.get("cards", [])]
-        out["other"] = [card_ref(cards, state, c, viewer) for c in out.get("other", [])]
+    if out.get("type") == "exchange":     # each side named to those who saw it before (or see it now)
+        for key, zone, owner in (("cards", "zone", "owner"), ("other", "other_zone", "other_owner")):
+            before = {"from": out.get(zone), "from_player": out.get(owner)}
+            out[key] = [card_face(cards, c) if _known_before(cards, before, viewer) else card_ref(cards, state, c, viewer)
+                        for c in out.get(key, [])]
     if out.get("type") == "action" and "card" in out.get("action", {}):
         a = dict(out["action"])
         cid = a["card"]
@@ -409,7 +411,7 @@ def _known_before(cards: Cards, event: dict, viewer: int | None) -> bool:
     """Whether the viewer could see the moved card where it came from: on a board (everyone), or in their own
     hand, score pile or a zone of theirs they see (a card you transfer away was never hidden from you)."""
     frm, owner = event.get("from"), event.get("from_player")
-    if frm == "board":
+    if frm in ("board", "top"):
         return True
     if frm in cards.zones or frm in cards.shared_zones:     # a set's zone: by its visibility
         return Z.sees_cards(cards, frm, owner, viewer)

@@ -291,7 +291,7 @@ class Moves:
             place(self.cards, st, cid, zb, pb)
         for cid in b:
             place(self.cards, st, cid, za, pa)
-        self.emit("exchange", player=frame["you"], cards=a, other=b)
+        self.emit("exchange", player=frame["you"], cards=a, other=b, zone=za, owner=pa, other_zone=zb, other_owner=pb)
         frame["sel_full"] = None
         frame["did"] = bool(a or b)
         self._demand_stat(frame, "exchange", len(a) + len(b))

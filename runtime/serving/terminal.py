@@ -454,8 +454,13 @@ class Terminal:
             elif t == "splay":
                 line = f"{who} splays {e['color']} {e['direction']}"
             elif t == "exchange":   # the cards this seat may see by name, the others by age
-                line = f"{who} exchanges {listing([card_text(c) for c in e.get('cards', [])])} " \
-                       f"with {listing([card_text(c) for c in e.get('other', [])])}"
+                def side(key, zone, owner):
+                    where = self.ZONES.get(e.get(zone), e.get(zone))
+                    whose = "their" if e.get(owner) == e.get("player") else \
+                        (names[e[owner]] + "'s" if isinstance(e.get(owner), int) else "")
+                    text = listing([card_text(c) for c in e.get(key, [])]) or "nothing"
+                    return f"{text} from {whose} {where}" if where else text
+                line = f"{who} exchanges {side('cards', 'zone', 'owner')} with {side('other', 'other_zone', 'other_owner')}"
             elif t == "coin_flip":
                 line = f"{who} flips a coin and {'wins' if e.get('won') else 'loses'} the flip"
             elif t == "special_achievement":
