@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 
 class Pty:
     def __init__(self, *args, lines=50, **env):
@@ -82,13 +84,30 @@ def test_play_several_turns_save_and_resume(tmp_path):
     t.close()
     assert len(turns) >= 2 and save.exists()
 
+    saved = json.loads(save.read_text())
+    assert saved["log"] and all(isinstance(n, int) and isinstance(line, str) for n, line in saved["log"])
     r = Pty("--load", str(save))
     screen = prompt(r)
     assert "Player 1 (you)" in screen and "choose an action" in screen
+    r.type("log")                                # the log goes on from the save
+    screen = " ".join(plain(prompt(r)))
+    assert saved["log"][0][1] in " ".join(screen.split())
     r.type("1")
     prompt(r)
     r.type("quit")
     r.close()
+
+
+@pytest.mark.parametrize("log", [{"a": 1}, [[1]], [["1", "x"]], [[1, "x" * 401]], [[1, "bell\x07"]],
+                                 [[1, "x"]] * 2001])
+def test_a_saves_log_is_checked(tmp_path, log):
+    from innoscript.runtime import Game
+    save = tmp_path / "game.json"
+    save.write_text(json.dumps({"game": Game.new(players=2, seed=1).to_json(), "seats": ["human", "random"],
+                                "log": log}))
+    r = subprocess.run([sys.executable, "-m", "innoscript.cli", "play", "--load", str(save)], capture_output=True,
+                       text=True, input="quit\n", timeout=60)
+    assert r.returncode == 2 and "cannot resume" in r.stderr and "'log'" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_card_prompts_and_undo_after_a_meld():

@@ -160,10 +160,11 @@ def card_line(c: dict) -> Text:
 
 
 class Terminal:
-    def __init__(self, game: Game, seats: list[str], console: Console, seed: int = 0, input_fn=input):
+    def __init__(self, game: Game, seats: list[str], console: Console, seed: int = 0, input_fn=input,
+                 log: list | None = None):
         self.game, self.seats, self.con, self.input = game, seats, console, input_fn
         self.bots = {p: make_bot(kind, seed * 31 + p) for p, kind in enumerate(seats) if kind != "human"}
-        self.log: list[tuple[int, str]] = []      # (turn, line)
+        self.log: list[tuple[int, str]] = list(log or [])      # (turn, line); a save's log goes on
         self.turn = game.state["turn"]["number"]  # the turn the events being noted happen in
         self.catalog = None
         # a terminal shows one screenful per decision; piped output gets everything
@@ -543,7 +544,7 @@ class Terminal:
     def save(self, path: str) -> bool:
         """Write the game; a failure is reported and play goes on (the game is still in memory)."""
         import os
-        text = json.dumps({"game": self.game.to_json(), "seats": self.seats})
+        text = json.dumps({"game": self.game.to_json(), "seats": self.seats, "log": self.log[-LOG_KEPT:]})
         tmp = f"{path}.{os.getpid()}.tmp"
         try:
             with open(tmp, "w", encoding="utf-8") as f:
@@ -643,12 +644,13 @@ def play(edition: str, players: int, seats: list[str], seed: int, load: str | No
             seats = data.get("seats") or seats
             if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
                 raise BadSave("'seats' is a list of seat kinds")
+            log = saved_log(data.get("log"))
         except (OSError, ValueError, BadSave, RecursionError) as err:   # JSONDecodeError is a ValueError
             msg = f"{err.strerror}: {err.filename}" if isinstance(err, OSError) and err.strerror else str(err)
             print(f"innoscript play: error: cannot resume {load}: {msg}", file=sys.stderr)
             return 2
     else:
-        game = Game.new(edition=edition, players=players, seed=seed, options=options, sets=list(sets) or None)
+        game, log = Game.new(edition=edition, players=players, seed=seed, options=options, sets=list(sets) or None), []
     for w in set_warnings(game.cards):
         con.print(Text(f"warning: {w}", style="yellow"))
     try:
@@ -656,4 +658,24 @@ def play(edition: str, players: int, seats: list[str], seed: int, load: str | No
     except ValueError as err:
         print(f"innoscript play: error: {err}", file=sys.stderr)
         return 2
-    return Terminal(game, seats, con, seed, input_fn).run()
+    return Terminal(game, seats, con, seed, input_fn, log).run()
+
+
+LOG_KEPT = 2000      # the log lines a save keeps (the latest)
+
+
+def saved_log(raw) -> list[tuple[int, str]]:
+    """A save's log, checked: [turn, line] pairs, at most LOG_KEPT, each line plain text of at most 400
+    characters (it is printed as text, never as markup); raise BadSave otherwise. None: no log."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > LOG_KEPT:
+        raise BadSave(f"'log' is a list of at most {LOG_KEPT} [turn, line] pairs")
+    out = []
+    for entry in raw:
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)
+                and not isinstance(entry[0], bool) and 0 <= entry[0] < 10 ** 6 and isinstance(entry[1], str)
+                and len(entry[1]) <= 400 and entry[1].isprintable()):
+            raise BadSave("'log' entries are [turn, line]: a turn number and a line of printable text")
+        out.append((entry[0], entry[1]))
+    return out
