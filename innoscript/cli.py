@@ -613,7 +613,7 @@ def cmd_coverage(args) -> int:
         for e in c["effects"]:
             full = e["executed"] == e["instructions"] and e["branches_taken"] == e["branches"]
             style = "green" if full else ("yellow" if e["executed"] else "red")
-            table.add_row(c["name"], str(e["effect"]), f"[{style}]{e['executed']}/{e['instructions']}[/{style}]",
+            table.add_row(c["name"], e["label"], f"[{style}]{e['executed']}/{e['instructions']}[/{style}]",
                           f"[{style}]{e['branches_taken']}/{e['branches']}[/{style}]")
     if not args.summary:
         con.print(table)
@@ -625,7 +625,7 @@ def cmd_coverage(args) -> int:
                 for b in e["branch_detail"]:
                     if not b["taken"]:
                         text = lines[b["line"] - 1].strip() if 0 < b["line"] <= len(lines) else ""
-                        con.print(f"never taken: {c['name']} effect {e['effect']}, {c['source']}:{b['line']}: "
+                        con.print(f"never taken: {c['name']} effect {e['label']}, {c['source']}:{b['line']}: "
                                   f"{text}  <- no scenario has {b['meaning']}", markup=False)
     for name, s in result.get("totals_by_set", {}).items():
         con.print(f"set {name}: instructions {s['executed']}/{s['instructions']} "

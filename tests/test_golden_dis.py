@@ -51,3 +51,16 @@ def test_golden_disassembly_of_constructs_only_other_editions_use():
     pinned = {p for p, ids in used(ed4).items() if ids - seen3}
     assert pinned, "no 4th-edition card uses a construct of its own"
     _compare_with_golden([c for c in compile_edition(ed4)["cards"] if c["source"] in pinned], "4e")
+
+
+def test_effects_are_numbered_as_printed_in_every_tool():
+    """An echo effect is named by its cell and the dogma effects keep their printed numbers, in the
+    disassembly, the renderer and the coverage report alike."""
+    from innoscript.compiler.bundle import load_bundle
+    from innoscript.compiler.tools.disasm import disassemble_card
+    from innoscript.core.effects import effect_labels
+    bundle = load_bundle("4e", sets=["echoes"])
+    bangle = next(c for c in bundle["cards"] if c["name"] == "Bangle")
+    assert effect_labels(bangle["effects"]) == ["echo", "1", "2"]
+    text = disassemble_card(bangle)
+    assert "== echo effect ==" in text and "== effect 1: non_demand ==" in text and "effect 3" not in text

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from innoscript.core import opcodes as O
+from innoscript.core.effects import effect_labels
 
 
 def format_operands(chunk: dict, ins: list[int]) -> str:
@@ -52,6 +53,7 @@ def disassemble_chunk(chunk: dict, title: str, source_lines: list[str] | None = 
 def disassemble_card(card: dict, source: str | None = None) -> str:
     lines = source.splitlines() if source else None
     parts = [f"card {card['name']!r} (age {card['age']}, {card['color']})"]
-    for i, eff in enumerate(card["effects"], 1):
-        parts.append(disassemble_chunk(eff, f"effect {i}: {eff.get('cell') or eff['kind']}", lines))
+    for label, eff in zip(effect_labels(card["effects"]), card["effects"]):
+        title = f"{label} effect" if eff["kind"] == "cell" else f"effect {label}: {eff['kind']}"
+        parts.append(disassemble_chunk(eff, title, lines))
     return "\n\n".join(parts) + "\n"

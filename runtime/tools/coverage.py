@@ -12,6 +12,7 @@ from pathlib import Path
 
 from innoscript.compiler.bundle import load_bundle
 from innoscript.core import opcodes as O
+from innoscript.core.effects import effect_labels
 from innoscript.core.editions import source_path
 from .catalog import default_scenario_dir
 from .scenario import ScenarioError, run
@@ -40,6 +41,7 @@ def measure(edition: str, scenario_dir: Path | None = None, sets=()) -> dict:
     totals = {"instructions": 0, "executed": 0, "branches": 0, "branches_taken": 0}
     for card in bundle["cards"]:
         effects = []
+        labels = effect_labels(card["effects"])
         for e, chunk in enumerate(card["effects"]):
             code = chunk["code"]
             executed = sorted(pc for pc in range(len(code)) if (card["id"], e, pc) in trace)
@@ -50,7 +52,7 @@ def measure(edition: str, scenario_dir: Path | None = None, sets=()) -> dict:
                     for dest, label, meaning in zip((pc + 1, target), ("fall through", "jump"), MEANING[ins[0]]):
                         branches.append({"pc": pc, "line": chunk["lines"][pc][0], "outcome": label,
                                          "meaning": meaning, "taken": (card["id"], e, pc, dest) in trace})
-            eff = {"effect": e + 1, "instructions": len(code), "executed": len(executed),
+            eff = {"effect": e + 1, "label": labels[e], "instructions": len(code), "executed": len(executed),
                    "executed_pcs": executed, "branches": len(branches),
                    "branches_taken": sum(b["taken"] for b in branches), "branch_detail": branches}
             for k in totals:
@@ -97,7 +99,7 @@ def html_report(result: dict) -> str:
            "<th>instructions</th><th>branches</th></tr>"]
     for c in result["cards"]:
         for e in c["effects"]:
-            out.append(f"<tr><td><a href='#{html.escape(c['name'])}'>{html.escape(c['name'])}</a></td><td>{e['effect']}</td>"
+            out.append(f"<tr><td><a href='#{html.escape(c['name'])}'>{html.escape(c['name'])}</a></td><td>{e['label']}</td>"
                        f"<td>{e['executed']}/{e['instructions']}</td><td>{e['branches_taken']}/{e['branches']}</td></tr>")
     out.append("</table>")
     for c, card in zip(result["cards"], bundle["cards"]):
