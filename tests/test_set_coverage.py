@@ -92,3 +92,11 @@ def test_face_only_cards_are_reported_as_such():
     assert data["totals"]["face_only"] == ["Ching Shih (figures)"]
     assert not {"Timbuktu", "Ching Shih"} & set(data["totals"]["not_implemented"])
     assert "face only" in _cli("cards", "--edition", "3e", "--sets", "artifacts,relics")
+
+
+def test_the_listing_with_a_set_counts_the_base_cards_scenarios_too():
+    """'cards --sets echoes' lists the base cards beside the set's: their scenarios (played without the set) count
+    for them, so they are not reported as uncovered."""
+    data = catalog("4e", sets=["echoes"])
+    base = data["totals_by_set"]["base"]
+    assert base["cards"] > 100 and base["effects_with_scenario"] == base["effects"]

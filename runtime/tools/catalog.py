@@ -24,6 +24,19 @@ def default_scenario_dir(edition: str, sets=()) -> Path:
     return cards_root().parent / "tests" / "scenarios" / "-".join([*sets, edition])
 
 
+def scenario_runs(edition: str, sets=()) -> list[tuple[Path, list[str]]]:
+    """The scenario folders that play the cards of an edition with these sets, each with the sets it is played
+    with: tests/scenarios/<edition> (the base cards, no set), and each <set>[-<set>...]-<edition> whose sets are
+    all among them (a set's cards, and its cards beside another set's)."""
+    root = cards_root().parent / "tests" / "scenarios"
+    out = []
+    for folder in sorted(root.iterdir()) if root.is_dir() else ():
+        *names, ed = folder.name.split("-")
+        if folder.is_dir() and ed == edition and set(names) <= set(sets):
+            out.append((folder, names))
+    return out
+
+
 def set_of(edition, relpath: str) -> str:
     """The set a card source belongs to ('base' for the edition's own cards)."""
     for s in edition.sets:
@@ -50,12 +63,14 @@ def catalog(edition_name: str, scenario_dir: Path | None = None, sets=()) -> dic
         except CompileError as err:
             row.update(compiled=False, error=err.diagnostics[0].render())
         rows[src.name or src.relpath] = row
-    scenario_dir = scenario_dir or default_scenario_dir(edition.name, edition.set_names)
+    runs = [(scenario_dir, edition.set_names)] if scenario_dir else scenario_runs(edition.name, edition.set_names)
     failing: list[str] = []
-    if scenario_dir.exists():
-        bundle = load_bundle(edition.name, sets=edition.set_names)
+    for folder, run_sets in runs:
+        if not folder.exists():
+            continue
+        bundle = load_bundle(edition.name, sets=run_sets)
         names = [c["name"] for c in bundle["cards"]]
-        results = scenario_results(sorted(scenario_dir.rglob("*.yaml")), bundle)
+        results = scenario_results(sorted(folder.rglob("*.yaml")), bundle)
         for path, out in results.items():
             if not out["passed"]:
                 failing.append(str(path))
