@@ -545,6 +545,10 @@ def test_the_decision_stays_in_view_at_turn_50(server, browser, tmp_path, shots,
     if not tag:
         assert got["logScrolls"], got                   # the log is longer than its box: the case that squeezed
     assert got["height"] >= 150 and not got["hidden"], got
+    pg.evaluate("() => { window.scrollBy(0, 700); document.getElementById('table').scrollTop = 700; }")
+    got = pg.evaluate(DECISION_IN_VIEW)                  # the table scrolled: the decision stays
+    assert got["height"] >= 150 and not got["hidden"], got
+    pg.evaluate("() => { window.scrollTo(0, 0); document.getElementById('table').scrollTop = 0; }")
     assert "Turn 50" in pg.inner_text("#log")
     assert no_sideways_scroll(pg)
     pg.screenshot(path=str(shots / f"web-decision-turn50{tag}.png"))
@@ -601,6 +605,8 @@ def test_a_choice_of_cards_allows_only_legal_counts(server, browser, tmp_path, s
     hand[3].click()                                     # picked twice: put back
     assert pg.is_enabled("#confirm") and "Return 3 cards" in pg.text_content("#confirm")
     assert len(pg.query_selector_all(".player .hand .selectable.picked")) == 3
+    pg.mouse.move(5, 890)
+    pg.keyboard.press("Escape")
     pg.screenshot(path=str(shots / "web-choose-cards.png"))
     # a refused answer: said in the decision, by its buttons, not in the header
     pg.evaluate("() => answer(currentView().decision, [123456])")
