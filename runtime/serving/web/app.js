@@ -71,8 +71,8 @@ function lookup(node) {
 }
 
 let tipFor = null, pressTimer = null, pressed = false;   // the card whose text is open; a long press under way
-// Where the pointer stood at the last answer: a page redrawn under a still mouse sends it "over" a new card,
-// which is no request for its text; moving away is.
+// Where the pointer stood when the table was last drawn: a page redrawn under a still mouse sends it "over" a
+// new card, which is no request for its text; moving away is.
 let pointer = {x: -1, y: -1}, still = null;
 
 function showTip(node) {
@@ -280,6 +280,7 @@ function refresh() {
   table.appendChild(sharedBox(v));
   showDecision(v);
   if (tipFor && !tipFor.isConnected) hideTip();   // its card was redrawn
+  still = Object.assign({}, pointer);
   showEnd(v);
   canUndo = !!v.can_undo;
   // the server says whether this seat's last action may be taken back (not when it showed a hidden card)
