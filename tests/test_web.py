@@ -263,7 +263,7 @@ def test_table_after_40_turns(server, browser, shots, size):
     labels = [b.inner_text() for b in pg.query_selector_all("#decision .options .option")]
     assert labels[0].startswith("Draw a [") and all(l.split()[0] in ("Draw", "Meld", "Dogma", "Achieve") for l in labels)
     assert no_sideways_scroll(pg)
-    pg.screenshot(path=str(shots / f"web-table-{tag}.png"), full_page=tag == "phone")
+    pg.screenshot(path=str(shots / f"web-table-{tag}.png"))   # the window: a full page would misplace the decision
     assert not errors
 
 
@@ -608,6 +608,16 @@ def test_a_choice_of_cards_allows_only_legal_counts(server, browser, tmp_path, s
     pg.mouse.move(5, 890)
     pg.keyboard.press("Escape")
     pg.screenshot(path=str(shots / "web-choose-cards.png"))
+    # one card of each colour: the page's rule for its button, on decisions as the view gives them
+    legal = pg.evaluate("""() => {
+        const colours = {kind: "select_cards", min: 0, max: 2, one_per_color: true, optional: true,
+                         options: [{id: 1, color: "red"}, {id: 2, color: "red"}, {id: 3, color: "blue"}]};
+        const range = {kind: "select_cards", min: 1, max: 2, options: [{id: 1}, {id: 2}, {id: 3}]};
+        return [[0, 1], [0, 2], [2], []].map((p) => legalPick(colours, p))
+            .concat([[], [0], [0, 1], [0, 1, 2]].map((p) => legalPick(range, p)))
+            .concat([allowedText(colours), allowedText(range), allowedText({min: 0, max: 3, sizes: [0, 2, 3], options: []})]); }""")
+    assert legal == [False, True, False, True, False, True, True, False,
+                     "one of each colour, or none", "choose 1 or 2", "choose 0, 2 or 3"], legal
     # a refused answer: said in the decision, by its buttons, not in the header
     pg.evaluate("() => answer(currentView().decision, [123456])")
     pg.wait_for_selector("#decision #refusal")

@@ -446,7 +446,7 @@ function legalPick(d, picked) {
   const n = picked.length;
   if (d.kind === "order") return n === d.options.length;
   if (!counts(d).includes(n)) return false;
-  if (d.one_per_color && n) {
+  if (d.one_per_color && n && colorsOf(d.options).length === d.options.length) {   // backs: the server judges
     const mine = colorsOf(picked.map((i) => d.options[i]));
     return new Set(mine).size === n && n === new Set(colorsOf(d.options)).size;
   }
