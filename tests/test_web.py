@@ -720,12 +720,14 @@ def test_the_log_names_exchanged_cards_and_ages_once(server, browser, tmp_path):
         const text = (e) => logEntry(e, v).textContent;
         return {mine: mine.name,
                 exchange: text({type: "exchange", player: 0, cards: [mine, {hidden: true, age: 3}],
-                                other: [{hidden: true, age: 4}]}),
+                                other: [{hidden: true, age: 4}], zone: "hand", owner: 0, other_zone: "score",
+                                other_owner: 1}),
                 none: text({type: "exchange", player: 1, cards: [], other: [mine]}),
                 hidden: text({type: "draw", player: 1, card: {hidden: true, age: 4}, age: 4}),
                 seen: text({type: "draw", player: 0, card: mine, age: mine.age})}; }""")
-    assert got["exchange"] == f"Player 1 exchanges {got['mine']} and a [3] for a [4]", got
-    assert got["none"] == f"Player 2 exchanges nothing for {got['mine']}", got
+    assert got["exchange"] == (f"Player 1 exchanges {got['mine']} and a [3] from their hand "
+                               "with a [4] from Player 2's score pile"), got
+    assert got["none"] == f"Player 2 exchanges nothing with {got['mine']}", got
     assert got["hidden"] == "Player 2 draws a [4]", got
     assert got["seen"].startswith(f"Player 1 draws {got['mine']} (age "), got
     assert not errors

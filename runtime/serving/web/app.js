@@ -712,14 +712,15 @@ function logEntry(e, v) {
   if (t === "special_achievement") { li.textContent = `${who} claims ${e.name}`; return li; }
   if (t === "achieve" && e.age) { li.textContent = `${who} achieves age ${e.age}${e.from ? ` from their ${e.from}` : ""}`; return li; }
   if (t === "game_over") { li.textContent = `game over: ${e.winners.map((w) => pname(v, w)).join(", ")} won by ${String(e.reason).replace(/_/g, " ")}`; return li; }
-  if (t === "exchange") {   // each card named as this seat may see it, hidden ones by their age
-    const list = (cards) => {
+  if (t === "exchange") {   // each card named as this seat may see it, hidden ones by their age (as the terminal)
+    const side = (cards, zone, owner) => {
       if (!cards || !cards.length) return ["nothing"];
       const out = [];
       cards.forEach((c, k) => { if (k) out.push(k === cards.length - 1 ? " and " : ", "); out.push(cardSpan(c)); });
+      if (zone) out.push(` from ${place(v, zone, owner, e.player)}`);
       return out;
     };
-    li.append(`${who} exchanges `, ...list(e.cards), " for ", ...list(e.other));
+    li.append(`${who} exchanges `, ...side(e.cards, e.zone, e.owner), " with ", ...side(e.other, e.other_zone, e.other_owner));
     return li;
   }
   if (t === "coin_flip") { li.textContent = `${who} flips a coin and ${e.won ? "wins" : "loses"} the flip`; return li; }
