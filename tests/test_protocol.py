@@ -113,6 +113,21 @@ def test_bad_messages_get_errors_and_change_nothing(tmp_path):
         s.close()
 
 
+def test_create_takes_player_names_as_plain_text(tmp_path):
+    """The web form's names: one per player, 1 to 40 characters each, kept as typed (the page escapes them)."""
+    s = Stdio(tmp_path / "g.sqlite")
+    try:
+        names = ["<b>Ada</b> & co", "x" * 40]
+        created = s.ask({"type": "create", "players": 2, "seed": 3, "names": names})[0]
+        v = s.ask({"type": "view", "game": created["game"], "player": None})[0]["view"]
+        assert [p["name"] for p in v["players"]] == names
+        for bad in (["a", "x" * 41], ["a", ""], ["a", 7]):
+            reply = s.ask(json.dumps({"type": "create", "players": 2, "names": bad}))[0]   # unchecked by the client
+            assert reply["type"] == "error" and reply["code"] == "bad_message", (bad, reply)
+    finally:
+        s.close()
+
+
 def test_views_hide_opponents_cards(tmp_path):
     s = Stdio(tmp_path / "g.sqlite")
     try:

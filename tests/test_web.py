@@ -36,8 +36,9 @@ def server(tmp_path_factory):
     assert r.returncode == 0, f"cannot get Chromium for the browser tests: {r.stderr}"
     port = free_port()
     db = tmp_path_factory.mktemp("web") / "games.sqlite"
+    # many games from one address in a minute: this server takes them all
     proc = subprocess.Popen([sys.executable, "-m", "innoscript.cli", "serve", "--web", "--allow-seeds", "--port", str(port),
-                             "--db", str(db)],
+                             "--db", str(db), "--quota", "games_per_minute=0"],
                             stderr=subprocess.PIPE, text=True)
     wait_for_port(port)
     yield f"http://127.0.0.1:{port}/"
@@ -137,19 +138,40 @@ def test_author_a_card_with_an_error_then_fix_it(server, browser, shots):
 XSS = '<img src=x onerror="window.__pwned=1">'
 
 
-def saved_game(tmp_path, turns=None, seed=5, names=None, over=False, edition="3e"):
+def saved_game(tmp_path, turns=None, seed=5, names=None, over=False, edition="3e", players=2, options=None):
     """A saved game (as the web saves it) played by bots to a given turn, or to its end."""
     import json
     from innoscript.runtime.bots import GreedyBot, RandomBot, answer_for
     from innoscript.runtime.api.game import Game
-    game = Game.new(edition=edition, players=2, seed=seed, names=names)
-    bots = [GreedyBot(seed), RandomBot(seed + 1)]
+    game = Game.new(edition=edition, players=players, seed=seed, names=names, options=options)
+    bots = [(GreedyBot if i % 2 == 0 else RandomBot)(seed + i) for i in range(players)]
     while not game.over and (over or game.state["turn"]["number"] < turns
                              or game.decision["kind"] != "action" or game.decision["player"] != 0):
         game.apply(answer_for(game, bots[game.decision["player"]], game.decision["player"]))
-    path = tmp_path / f"saved-{seed}-{turns}.json"
-    path.write_text(json.dumps({"game": game.to_json(), "seats": ["you", "greedy"]}))
+    path = tmp_path / f"saved-{seed}-{turns}-{players}.json"
+    path.write_text(json.dumps({"game": game.to_json(), "seats": ["you"] + ["greedy"] * (players - 1)}))
     return path, game
+
+
+def saved_at(tmp_path, want, seeds=range(1, 100)):
+    """A saved 2-player game stopped at the first decision of player 0 (the page's seat) that want(decision)
+    accepts, played by random bots from the first seed that reaches one."""
+    import json
+    from innoscript.runtime.bots import RandomBot, answer_for
+    from innoscript.runtime.api.game import Game
+    for seed in seeds:
+        game = Game.new(edition="3e", players=2, seed=seed)
+        bots = [RandomBot(seed), RandomBot(seed + 1)]
+        for _ in range(2000):
+            if game.over:
+                break
+            d = game.decision
+            if d["player"] == 0 and want(d):
+                path = tmp_path / f"at-{seed}-{d['id']}.json"
+                path.write_text(json.dumps({"game": game.to_json(), "seats": ["you", "greedy"]}))
+                return path, game
+            game.apply(answer_for(game, bots[d["player"]], d["player"]))
+    raise AssertionError("no game reached such a decision")
 
 
 def load_in(browser, server, path, size=(1400, 900)):
@@ -168,21 +190,32 @@ def no_sideways_scroll(pg):
     return pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
-def play_until_turn(pg, turn, limit=600):
-    """Answer by clicking (the last option: often a dogma; a choice of cards: the first card) until the turn."""
+def click_an_answer(pg):
+    """Answer by clicking: the last option (often a dogma), or for a choice of several cards the first cards until
+    the count is legal (the confirm button is enabled only then), else the decline button."""
+    options = pg.query_selector_all("#decision .options .option")
+    if pg.query_selector("#confirm"):
+        for o in options:
+            if pg.is_enabled("#confirm"):
+                break
+            o.click()
+        pg.click("#confirm" if pg.is_enabled("#confirm") else "#decline")
+    else:
+        options[-1].click()
+
+
+def play_until_turn(pg, turn, limit=600, each=None):
+    """Answer by clicking until the turn; each(pg), when given, runs after every answer."""
     for _ in range(limit):
         pg.wait_for_selector("#decision .options .option")
         if int(pg.inner_text("#turn").split()[1].rstrip(":")) >= turn:
             return
         before = pg.get_attribute("#decision", "data-decision")
-        options = pg.query_selector_all("#decision .options .option")
-        if pg.query_selector("#confirm"):
-            options[0].click()
-            pg.click("#confirm")
-        else:
-            options[-1].click()
+        click_an_answer(pg)
         # a function, not an expression: the page's Content-Security-Policy forbids eval
         pg.wait_for_function("(before) => document.getElementById('decision').dataset.decision !== before", arg=before)
+        if each:
+            each(pg)
     raise AssertionError(f"turn {turn} not reached")
 
 
@@ -230,7 +263,7 @@ def test_table_after_40_turns(server, browser, shots, size):
     labels = [b.inner_text() for b in pg.query_selector_all("#decision .options .option")]
     assert labels[0].startswith("Draw a [") and all(l.split()[0] in ("Draw", "Meld", "Dogma", "Achieve") for l in labels)
     assert no_sideways_scroll(pg)
-    pg.screenshot(path=str(shots / f"web-table-{tag}.png"), full_page=tag == "phone")
+    pg.screenshot(path=str(shots / f"web-table-{tag}.png"))   # the window: a full page would misplace the decision
     assert not errors
 
 
@@ -479,4 +512,222 @@ def test_a_city_is_drawn_with_its_six_positions(server, browser, shots):
     assert drawn["arrow"] == "\u2190"
     assert drawn["strip"] == ["bottom_right", "top_right"]        # a left splay shows a city's top right too
     pg.screenshot(path=str(shots / "web-cities.png"))
+    assert not errors
+
+
+def tip_closed(pg):
+    """No card text open: a moment after an answer too (a page redrawn under a still mouse sends it over a card)."""
+    pg.wait_for_timeout(250)
+    assert pg.is_hidden("#card-tip"), "card text opened by itself after an answer"
+
+
+DECISION_IN_VIEW = """() => {
+    const d = document.getElementById('decision'), r = d.getBoundingClientRect();
+    const buttons = Array.from(d.querySelectorAll('button'));
+    return {height: r.height, buttons: buttons.length,
+            hidden: buttons.filter((b) => { const x = b.getBoundingClientRect();
+                return x.top < Math.max(r.top, 0) - 1 || x.bottom > Math.min(r.bottom, innerHeight) + 1
+                    || x.left < r.left - 1 || x.right > r.right + 1; }).map((b) => b.textContent),
+            log: document.querySelectorAll('#log li').length,
+            logScrolls: document.getElementById('log').scrollHeight > document.getElementById('log').clientHeight}; }"""
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (390, 844)], ids=["desktop", "phone"])
+def test_the_decision_stays_in_view_at_turn_50(server, browser, tmp_path, shots, size):
+    """A game loaded at turn 42 and played by clicking to turn 50: the log has grown past its box, and the
+    decision's panel still shows all its buttons (at least 150 px of it); no card text opens after an answer."""
+    path, _ = saved_game(tmp_path, turns=42, seed=1)
+    pg, errors = load_in(browser, server, path, size)
+    play_until_turn(pg, 50, each=tip_closed)
+    tag = "" if size[0] > 900 else "-phone"
+    got = pg.evaluate(DECISION_IN_VIEW)
+    assert got["log"] > 30 and got["buttons"] >= 3, got
+    if not tag:
+        assert got["logScrolls"], got                   # the log is longer than its box: the case that squeezed
+    assert got["height"] >= 150 and not got["hidden"], got
+    pg.evaluate("() => { window.scrollBy(0, 700); document.getElementById('table').scrollTop = 700; }")
+    got = pg.evaluate(DECISION_IN_VIEW)                  # the table scrolled: the decision stays
+    assert got["height"] >= 150 and not got["hidden"], got
+    pg.evaluate("() => { window.scrollTo(0, 0); document.getElementById('table').scrollTop = 0; }")
+    assert "Turn 50" in pg.inner_text("#log")
+    assert no_sideways_scroll(pg)
+    pg.screenshot(path=str(shots / f"web-decision-turn50{tag}.png"))
+    assert not errors
+
+
+def test_card_text_only_when_asked(server, browser, tmp_path):
+    """No text after answers by mouse or keyboard; text on hover, and on a focus made with Tab."""
+    path, _ = saved_game(tmp_path, turns=10, seed=1)
+    pg, errors = load_in(browser, server, path)
+    melds = [b for b in pg.query_selector_all("#decision .options .option.card-option")]
+    assert melds
+    before = pg.get_attribute("#decision", "data-decision")
+    melds[0].hover()                                    # asked: the hovered option's card
+    pg.wait_for_selector("#card-tip:not([hidden])")
+    melds[0].click()
+    next_decision(pg, before)
+    tip_closed(pg)
+    before = pg.get_attribute("#decision", "data-decision")
+    n = len(pg.query_selector_all("#decision .options .option"))
+    pg.keyboard.press(str(min(n, 9)))                   # the keyboard: a digit answers
+    next_decision(pg, before)
+    tip_closed(pg)
+    pg.mouse.move(5, 5)
+    pg.hover(".player .board .inno-card")
+    pg.wait_for_selector("#card-tip:not([hidden])")
+    pg.keyboard.press("Escape")
+    assert pg.is_hidden("#card-tip")
+    pg.focus("#decision")
+    for _ in range(40):                                 # Tab to the first card: its text appears
+        pg.keyboard.press("Tab")
+        if pg.evaluate("() => !!document.activeElement.closest('[data-card-id]')"):
+            break
+    pg.wait_for_selector("#card-tip:not([hidden])")
+    assert not errors
+
+
+def test_a_choice_of_cards_allows_only_legal_counts(server, browser, tmp_path, shots):
+    """'You may return three cards': 0 or 3. The button says so and is enabled only at 3; cards are picked where
+    they lie in the hand; a refused answer is said beside the buttons and gone after the next answer."""
+    path, game = saved_at(tmp_path, lambda d: d["kind"] == "select_cards" and d.get("sizes") == [0, 3]
+                          and len(d["options"]) >= 4)
+    pg, errors = load_in(browser, server, path)
+    assert "3 cards (or none)" in pg.inner_text("#prompt")
+    confirm = pg.text_content("#confirm")
+    assert "choose 0 or 3" in confirm and "0–3" not in confirm
+    assert pg.is_disabled("#confirm")
+    hand = pg.query_selector_all(".player .hand .selectable")
+    assert len(hand) == len(game.decision["options"])   # every option is clickable in the hand
+    for k, card in enumerate(hand[:4]):
+        card.click()
+        assert pg.is_disabled("#confirm") == (k + 1 != 3), k
+    assert "Return 4 cards" in pg.text_content("#confirm")
+    hand[3].click()                                     # picked twice: put back
+    assert pg.is_enabled("#confirm") and "Return 3 cards" in pg.text_content("#confirm")
+    assert len(pg.query_selector_all(".player .hand .selectable.picked")) == 3
+    pg.mouse.move(5, 890)
+    pg.keyboard.press("Escape")
+    pg.screenshot(path=str(shots / "web-choose-cards.png"))
+    # one card of each colour: the page's rule for its button, on decisions as the view gives them
+    legal = pg.evaluate("""() => {
+        const colours = {kind: "select_cards", min: 0, max: 2, one_per_color: true, optional: true,
+                         options: [{id: 1, color: "red"}, {id: 2, color: "red"}, {id: 3, color: "blue"}]};
+        const range = {kind: "select_cards", min: 1, max: 2, options: [{id: 1}, {id: 2}, {id: 3}]};
+        return [[0, 1], [0, 2], [2], []].map((p) => legalPick(colours, p))
+            .concat([[], [0], [0, 1], [0, 1, 2]].map((p) => legalPick(range, p)))
+            .concat([allowedText(colours), allowedText(range), allowedText({min: 0, max: 3, sizes: [0, 2, 3], options: []})]); }""")
+    assert legal == [False, True, False, True, False, True, True, False,
+                     "one of each colour, or none", "choose 1 or 2", "choose 0, 2 or 3"], legal
+    # a refused answer: said in the decision, by its buttons, not in the header
+    pg.evaluate("() => answer(currentView().decision, [123456])")
+    pg.wait_for_selector("#decision #refusal")
+    assert "123456" in pg.inner_text("#refusal") and "123456" not in pg.inner_text("#status")
+    before = pg.get_attribute("#decision", "data-decision")
+    pg.click("#decline")
+    next_decision(pg, before)
+    assert not pg.query_selector("#refusal")
+    tip_closed(pg)
+    assert not errors
+
+
+def test_a_single_card_to_choose_takes_one_click(server, browser, tmp_path):
+    """One card among several (min = max = 1): one click on it, where it lies, answers."""
+    path, game = saved_at(tmp_path, lambda d: d["kind"] == "select_cards" and d["min"] == d["max"] == 1
+                          and len(d["options"]) >= 2 and "unrevealed" not in d)
+    pg, errors = load_in(browser, server, path)
+    assert not pg.query_selector("#confirm")
+    cards = pg.query_selector_all("#table .selectable")
+    assert len(cards) == len(game.decision["options"])
+    before = pg.get_attribute("#decision", "data-decision")
+    cards[0].click()
+    pg.wait_for_function("(b) => document.getElementById('decision').dataset.decision !== b", arg=before)
+    tip_closed(pg)
+    assert not errors
+
+
+def test_a_forced_choice_of_every_card_is_one_button(server, browser, tmp_path):
+    """When the only answer but none is every option ('return three cards' with three in hand), one button."""
+    path, game = saved_at(tmp_path, lambda d: d["kind"] == "select_cards" and d.get("sizes")
+                          and max(d["sizes"]) == len(d["options"]) > 1)
+    pg, errors = load_in(browser, server, path)
+    buttons = pg.query_selector_all("#decision .options .option")
+    assert len(buttons) == 1 and not pg.query_selector("#confirm")
+    n = len(game.decision["options"])
+    assert ("both cards" if n == 2 else f"all {n} cards") in buttons[0].inner_text()
+    before = pg.get_attribute("#decision", "data-decision")
+    buttons[0].click()
+    next_decision(pg, before)
+    assert pg.get_attribute("#decision", "data-decision") != before
+    assert not errors
+
+
+def test_four_players_fit_the_window(server, browser, tmp_path, shots):
+    """Four players at turn 50 at 1400x900: every board in the window without scrolling, top cards' names whole,
+    each panel with its icon counts, hand and score pile sizes and achievements."""
+    names = ["Ada Lovelace", "Bartholomew", "Charlotte", "Dmitri Mendeleev"]
+    path, game = saved_game(tmp_path, turns=50, seed=1, players=4, names=names)
+    assert not game.over
+    pg, errors = load_in(browser, server, path)
+    got = pg.evaluate("""() => {
+        const table = document.getElementById('table').getBoundingClientRect();
+        const boards = Array.from(document.querySelectorAll('.player .board'), (b) => b.getBoundingClientRect());
+        const names = Array.from(document.querySelectorAll('.player .board .inno-card .inno-name'));
+        return {boards: boards.length, scrolled: scrollY || document.getElementById('table').scrollTop,
+                outside: boards.filter((r) => r.bottom > Math.min(innerHeight, table.bottom) || r.right > innerWidth).length,
+                cut: names.filter((n) => n.scrollWidth > n.clientWidth + 1).map((n) => n.textContent),
+                tops: names.length}; }""")
+    assert got["boards"] == 4 and not got["outside"] and not got["scrolled"], got
+    assert got["tops"] >= 12 and not got["cut"], got
+    for panel in pg.query_selector_all(".player"):
+        text = panel.inner_text()
+        assert "Hand" in text and "Score pile" in text and "Achievements" in text
+        assert len(panel.query_selector_all(".icon-counts li")) >= 6
+    assert [p.get_attribute("data-player") for p in pg.query_selector_all(".player")][0] == "0"   # you first
+    pg.screenshot(path=str(shots / "web-table-4p.png"))
+    assert not errors
+
+
+def test_the_partner_sits_beside_you(server, browser, tmp_path):
+    path, _ = saved_game(tmp_path, turns=8, seed=1, players=4, options={"teams": "1+3"})
+    pg, errors = load_in(browser, server, path)
+    order = [p.get_attribute("data-player") for p in pg.query_selector_all(".player")]
+    assert order[:2] == ["0", "2"], order
+    assert "with Player 3" in pg.inner_text(".player[data-player='0']")
+    assert not errors
+
+
+def test_names_typed_in_the_form(server, browser):
+    """Names from the new-game form reach the table as text; an empty one is the default."""
+    pg, errors = page(browser, server)
+    pg.select_option("#seat-1", "greedy")
+    pg.fill("#name-0", XSS)
+    pg.click("#start")
+    pg.wait_for_selector("#decision .option")
+    assert pg.is_hidden("#new-game")                    # folded away for the table
+    assert XSS in pg.inner_text(".player[data-player='0'] .pname")
+    assert pg.inner_text(".player[data-player='1'] .pname") == "Player 2"
+    assert pg.evaluate("window.__pwned") is None and not pg.query_selector("main img")
+    pg.click("#setup-toggle")
+    assert pg.is_visible("#start")
+    assert not errors
+
+
+def test_the_log_names_exchanged_cards_and_ages_once(server, browser, tmp_path):
+    path, _ = saved_game(tmp_path, turns=6, seed=1)
+    pg, errors = load_in(browser, server, path)
+    got = pg.evaluate("""() => {
+        const v = currentView(), mine = v.players[0].hand[0];
+        const text = (e) => logEntry(e, v).textContent;
+        return {mine: mine.name,
+                exchange: text({type: "exchange", player: 0, cards: [mine, {hidden: true, age: 3}],
+                                other: [{hidden: true, age: 4}], zone: "hand", owner: 0, other_zone: "score",
+                                other_owner: 1}),
+                none: text({type: "exchange", player: 1, cards: [], other: [mine]}),
+                hidden: text({type: "draw", player: 1, card: {hidden: true, age: 4}, age: 4}),
+                seen: text({type: "draw", player: 0, card: mine, age: mine.age})}; }""")
+    assert got["exchange"] == (f"Player 1 exchanges {got['mine']} and a [3] from their hand "
+                               "with a [4] from Player 2's score pile"), got
+    assert got["none"] == f"Player 2 exchanges nothing with {got['mine']}", got
+    assert got["hidden"] == "Player 2 draws a [4]", got
+    assert got["seen"].startswith(f"Player 1 draws {got['mine']} (age "), got
     assert not errors

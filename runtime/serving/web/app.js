@@ -70,12 +70,18 @@ function lookup(node) {
   return null;
 }
 
+let tipFor = null, pressTimer = null, pressed = false;   // the card whose text is open; a long press under way
+// Where the pointer stood when the table was last drawn: a page redrawn under a still mouse sends it "over" a
+// new card, which is no request for its text; moving away is.
+let pointer = {x: -1, y: -1}, still = null;
+
 function showTip(node) {
   const face = lookup(node);
   const tip = $("card-tip");
   if (!face) return;
   tip.replaceChildren(C.detail(face));
   tip.hidden = false;
+  tipFor = node;
   const r = node.getBoundingClientRect();
   if (window.innerWidth > 700) {   // beside the card; on a phone the tip is a sheet at the bottom (CSS)
     const w = tip.offsetWidth, h = tip.offsetHeight;
@@ -86,16 +92,45 @@ function showTip(node) {
   }
 }
 
-function hideTip() { $("card-tip").hidden = true; }
+function hideTip() { $("card-tip").hidden = true; tipFor = null; }
 
 function cardNode(target) { return target && target.closest ? target.closest("[data-card-id], [data-card]") : null; }
 
-document.addEventListener("mouseover", (ev) => { const n = cardNode(ev.target); if (n) showTip(n); });
-document.addEventListener("mouseout", (ev) => { if (cardNode(ev.target) && !cardNode(ev.relatedTarget)) hideTip(); });
-document.addEventListener("focusin", (ev) => { const n = cardNode(ev.target); if (n) showTip(n); else hideTip(); });
+// Card text only when asked: a mouse over a card, a click or a long press on one, or a focus made from the
+// keyboard. A touch also sends mouse events and a page's own focus() is no request, hence the checks.
+document.addEventListener("pointerover", (ev) => {
+  const n = ev.pointerType === "mouse" && !still && cardNode(ev.target);
+  if (n) showTip(n);
+});
+document.addEventListener("pointermove", (ev) => {
+  pointer = {x: ev.clientX, y: ev.clientY};
+  if (!still || (Math.abs(ev.clientX - still.x) < 3 && Math.abs(ev.clientY - still.y) < 3)) return;
+  still = null;
+  const n = ev.pointerType === "mouse" && cardNode(ev.target);
+  if (n) showTip(n);
+});
+document.addEventListener("pointerout", (ev) => {
+  if (ev.pointerType === "mouse" && cardNode(ev.target) && !cardNode(ev.relatedTarget)) hideTip();
+});
+document.addEventListener("focusin", (ev) => {
+  const n = cardNode(ev.target);
+  if (n && n.matches(":focus-visible")) showTip(n);
+  else if (!n) hideTip();
+});
+document.addEventListener("pointerdown", (ev) => {
+  pressed = false;
+  clearTimeout(pressTimer);
+  const n = ev.pointerType !== "mouse" && cardNode(ev.target);
+  if (n) pressTimer = setTimeout(() => { pressed = true; showTip(n); }, 450);
+});
+for (const t of ["pointerup", "pointercancel"]) document.addEventListener(t, () => clearTimeout(pressTimer));
+document.addEventListener("contextmenu", (ev) => { if (cardNode(ev.target)) ev.preventDefault(); });
+document.addEventListener("click", (ev) => {   // the click that ends a long press only shows the text
+  if (pressed) { pressed = false; ev.preventDefault(); ev.stopPropagation(); }
+}, true);
 document.addEventListener("click", (ev) => {
   const n = cardNode(ev.target);
-  if (n && !n.closest("button")) showTip(n);        // a tap on a card shows its text
+  if (n && !n.closest("button") && !n.classList.contains("selectable")) showTip(n);   // a tap on a card
   else if (!ev.target.closest("#card-tip")) hideTip();
 });
 document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") hideTip(); });
@@ -103,14 +138,32 @@ document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") hideTip(
 // ---------------------------------------------------------------- new game
 function seatChoices() {
   const n = +$("players").value, box = $("seats");
+  const kinds = Array.from(box.querySelectorAll("select"), (x) => x.value);
+  const names = Array.from(box.querySelectorAll("input"), (x) => x.value);
   box.replaceChildren();
   for (let i = 0; i < n; i++) {
     const s = el("select");
     s.id = "seat-" + i;
     for (const k of ["you", ...BOTS]) s.appendChild(el("option", null, k));
-    s.value = i === 0 ? "you" : "search";
-    const l = el("label", null, `Seat ${i + 1} `); l.appendChild(s); box.appendChild(l);
+    s.value = kinds[i] || (i === 0 ? "you" : "search");
+    const name = el("input");
+    name.id = "name-" + i; name.type = "text"; name.maxLength = 40; name.size = 9;
+    name.placeholder = `Player ${i + 1}`; name.value = names[i] || "";
+    name.setAttribute("aria-label", `Seat ${i + 1}: name`);
+    const l = el("label", null, `Seat ${i + 1} `); l.appendChild(s);
+    const f = el("span", "seat-field"); f.append(l, name); box.appendChild(f);
   }
+}
+
+// Names as typed, less control characters; an empty one is the server's default. None typed: none sent.
+function seatNames(n) {
+  const names = Array.from({length: n}, (_, i) => $("name-" + i).value.replace(/[\u0000-\u001f\u007f]/g, "").trim());
+  return names.some(Boolean) ? names.map((x, i) => (x || `Player ${i + 1}`).slice(0, 40)) : null;
+}
+
+function setup(open) {
+  $("new-game").hidden = !open;
+  $("setup-toggle").setAttribute("aria-expanded", String(open));
 }
 
 function humans() { return seats.map((k, i) => k === "you" ? i : -1).filter((i) => i >= 0); }
@@ -125,6 +178,7 @@ function started(m) {
   game = m.game; edition = m.edition; sets = (m.sets || []).map((s) => s.set); setLabels = (m.sets || []).map((s) => s.label);
   if (m.seats) m.seats.forEach((t, i) => { if (t) tokens[i] = t; });   // secret: kept only in this page
   tokens.owner = m.owner;
+  setup(false);                      // the form folds away: the table gets the room
   setNote(m.sets || []);
   catalog(edition, sets, (cat) => { C.setManifest(cat.manifest); C.setCatalog(cat.byName); joinAll(); });
 }
@@ -186,6 +240,8 @@ function startGame(ev) {
   const msg = {type: "create", edition: $("edition").value, players: n, sets: chosenSets(),
                bots: seats.map((k) => k === "you" ? null : k),
                options: {teams: $("teams").value, extra_achievement: $("extra-achievement").checked}};
+  const names = seatNames(n);
+  if (names) msg.names = names;
   if (seeds) msg.seed = +$("seed").value;   // otherwise the server deals from a seed no one sees
   send(msg, started);
 }
@@ -214,29 +270,45 @@ function refresh() {
   if (!v) return;
   const table = $("table");
   table.replaceChildren();
-  const head = el("h2", "turn-head");
-  head.id = "turn";
   const t = v.turn;
-  head.textContent = v.result ? "Game over"
+  $("turn").textContent = v.result ? "Game over"
     : `Turn ${t.number}: ${v.players[t.active].name} to play, ${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
-  table.appendChild(head);
-  v.players.forEach((p, i) => table.appendChild(playerBox(v, p, i)));
+  const players = el("div", "players");
+  players.dataset.n = v.players.length;   // the more players, the smaller their cards (CSS)
+  for (const i of seatOrder(v)) players.appendChild(playerBox(v, v.players[i], i));
+  table.appendChild(players);
   table.appendChild(sharedBox(v));
   showDecision(v);
+  if (tipFor && !tipFor.isConnected) hideTip();   // its card was redrawn
+  still = Object.assign({}, pointer);
   showEnd(v);
   canUndo = !!v.can_undo;
   // the server says whether this seat's last action may be taken back (not when it showed a hidden card)
   $("undo").disabled = !(canUndo && v.decision && v.decision.kind === "action" && humans().includes(v.decision.player) && game);
 }
 
+// You first, your partner beside you (team play), then the others in turn order from your left.
+function seatOrder(v) {
+  const n = v.players.length;
+  const me = humans().length ? humans()[0] : 0;
+  const around = (v.seating && v.seating.length === n) ? v.seating : v.players.map((_, i) => i);
+  const k = Math.max(0, around.indexOf(me));
+  const order = around.slice(k).concat(around.slice(0, k));
+  const partner = v.players[me] ? v.players[me].partner : undefined;
+  if (partner === undefined || partner === null) return order;
+  return [me, partner].concat(order.filter((q) => q !== me && q !== partner));
+}
+
 function playerBox(v, p, i) {
   const box = el("section", "player" + (v.decision && v.decision.player === i ? " deciding" : ""));
   box.dataset.player = i;
+  if (v.teams && p.team !== undefined) box.dataset.team = p.team;
   box.setAttribute("aria-label", p.name);
+  const head = el("div", "phead");
   const h = el("h3");
   h.appendChild(el("span", "pname", p.name));
   h.appendChild(el("span", "seat", ` (${seatLabel(i)})`));
-  box.appendChild(h);
+  head.appendChild(h);
   const stats = el("dl", "stats");
   const stat = (k, val) => { stats.appendChild(el("dt", null, k)); const d = el("dd"); d.append(val); stats.appendChild(d); };
   stat("Score", scoreText(p));
@@ -249,39 +321,43 @@ function playerBox(v, p, i) {
     const t = v.teams[p.team];
     stat("Team", `with ${v.players[p.partner].name}: ${t.achievements} achievements, ${t.points} points`);
   }
-  stat("Hand", String(Array.isArray(p.hand) ? p.hand.length : p.hand.count));
-  box.appendChild(stats);
+  const own = Array.isArray(p.hand), ownScore = Array.isArray(p.score);
+  stat("Hand", String(own ? p.hand.length : p.hand.count));
+  stat("Score pile", String(ownScore ? p.score.length : p.score.ages.length));
+  head.appendChild(stats);
   const icons = el("ul", "icon-counts");
   icons.setAttribute("aria-label", "icon counts");
   for (const [k, n] of Object.entries(p.icons)) {
     const li = el("li"); li.appendChild(C.icon(k)); li.appendChild(el("span", null, n)); icons.appendChild(li);
   }
-  box.appendChild(icons);
+  head.appendChild(icons);
+  box.appendChild(head);
   const board = el("div", "board");
   board.setAttribute("aria-label", `${p.name}'s board`);
-  for (const [color, pile] of Object.entries(p.board)) board.appendChild(C.pile(pile, {color}));
+  for (const [color, pile] of Object.entries(p.board)) board.appendChild(C.compactPile(pile, {color}));
   box.appendChild(board);
-  const zone = (label, cards) => {
+  const zone = (label, cards, opts) => {
     const z = el("div", "zone");
     z.appendChild(el("h4", null, label));
-    z.appendChild(C.row(cards, {empty: "empty"}));
+    z.appendChild(C.row(cards, Object.assign({empty: "empty"}, opts)));
     return z;
   };
-  const own = Array.isArray(p.hand);
-  box.appendChild(zone("Hand", own ? p.hand : p.hand.ages.map((a) => ({hidden: true, age: a}))));
-  box.appendChild(zone(`Score pile (${p.points} points)`,
-                       Array.isArray(p.score) ? p.score : p.score.ages.map((a) => ({hidden: true, age: a}))));
-  if (p.revealed.length) box.appendChild(zone("Revealed", p.revealed));
+  const backs = (ages) => ages.map((a) => ({hidden: true, age: a}));
+  const zones = el("div", "zones");
+  // the cards the viewer may play drawn small with their icons; the others' as chips of their ages
+  zones.appendChild(zone("Hand", own ? p.hand : backs(p.hand.ages), own ? {compact: true, cls: "hand"} : {chips: true}));
+  zones.appendChild(zone(`Score pile (${p.points} points)`, ownScore ? p.score : backs(p.score.ages), {chips: true}));
+  if (p.revealed.length) zones.appendChild(zone("Revealed", p.revealed, {compact: true}));
   // a set's zones (the forecast): its cards for their owner, their number and ages for the others
   for (const [name, z] of Object.entries(p.zones || {})) {
     const limit = z.limit === null || z.limit === undefined ? "" : `, at most ${z.limit}`;
     const size = z.count === undefined ? "size hidden" : `${z.count} card${z.count === 1 ? "" : "s"}`;
     const label = `${name[0].toUpperCase() + name.slice(1)} (${size}${limit})`;
-    const cards = z.cards ? z.cards : (z.ages || []).map((a) => ({hidden: true, age: a}));
-    const zb = zone(label, cards);
+    const zb = z.cards ? zone(label, z.cards, {compact: true}) : zone(label, backs(z.ages || []), {chips: true});
     zb.classList.add("set-zone"); zb.dataset.zone = name;
-    box.appendChild(zb);
+    zones.appendChild(zb);
   }
+  box.appendChild(zones);
   return box;
 }
 
@@ -299,7 +375,7 @@ function supplyRow(piles, set) {
   const row = el("ul", "supply");
   if (set) row.setAttribute("aria-label", `${set} supply`);
   for (const [age, n] of Object.entries(piles)) {
-    const li = el("li", n ? "" : "empty"); li.appendChild(C.back(age, {set})); li.appendChild(el("span", "n", "×" + n));
+    const li = el("li", n ? "" : "empty"); li.appendChild(C.chip({hidden: true, age, set})); li.appendChild(el("span", "n", "×" + n));
     li.setAttribute("aria-label", (set ? `${set} ` : "") + `age ${age}: ${n} cards`);
     row.appendChild(li);
   }
@@ -317,8 +393,8 @@ function sharedBox(v) {
   const avail = el("div", "zone");
   avail.appendChild(el("h4", null, "Achievements available"));
   const ar = el("div", "inno-row");
-  for (const a of v.available.standard) ar.appendChild(C.back(a, {cls: "achievement"}));
-  for (const s of v.available.special) ar.appendChild(C.special(s));
+  for (const a of v.available.standard) ar.appendChild(C.chip({hidden: true, age: a}, {cls: "achievement"}));
+  for (const s of v.available.special) ar.appendChild(C.chip({special: s}));
   if (!v.available.standard.length && !v.available.special.length) ar.appendChild(el("span", "inno-none", "none"));
   avail.appendChild(ar);
   box.appendChild(avail);
@@ -326,7 +402,7 @@ function sharedBox(v) {
     const junk = el("div", "zone");
     junk.appendChild(el("h4", null, `Junk (${v.junk.count} card${v.junk.count === 1 ? "" : "s"})`));
     junk.appendChild(C.row(v.junk.ages.map((a) => ({hidden: true, age: a})).concat(v.junk.special.map((s) => ({special: s}))),
-                           {empty: "empty"}));
+                           {empty: "empty", chips: true}));
     box.appendChild(junk);
   }
   // a set's game-wide zones: their cards when everyone sees them, else backs of their ages
@@ -335,13 +411,15 @@ function sharedBox(v) {
     const zb = el("div", "zone set-zone");
     zb.dataset.zone = name;
     zb.appendChild(el("h4", null, `The ${name} (${z.count} card${z.count === 1 ? "" : "s"}${limit})`));
-    zb.appendChild(C.row(z.cards ? z.cards : (z.ages || []).map((a) => ({hidden: true, age: a})), {empty: "empty"}));
+    zb.appendChild(C.row(z.cards ? z.cards : (z.ages || []).map((a) => ({hidden: true, age: a})), {empty: "empty", chips: true}));
     box.appendChild(zb);
   }
   return box;
 }
 
 // ---------------------------------------------------------------- decisions
+let refusal = null, waiting = false;   // a refused answer ({decision, text}) until the next answer; a reply awaited
+
 function handleOf(o) { return (o && typeof o === "object") ? (o.id ?? o.ref ?? o.special) : o; }
 
 function optionButton(label, face, onclick) {
@@ -351,6 +429,50 @@ function optionButton(label, face, onclick) {
   b.appendChild(el("span", "label", label));
   b.onclick = onclick;
   return b;
+}
+
+// The counts a choice of several allows, as the decision gives them (sizes, else min to max).
+function counts(d) {
+  if (d.sizes) return d.sizes.slice().sort((a, b) => a - b);
+  const lo = d.min ?? 1, hi = Math.min(d.max ?? 1, d.options.length), out = [];
+  for (let k = lo; k <= hi; k++) out.push(k);
+  return out;
+}
+
+function colorsOf(faces) { return faces.map((o) => o && o.color).filter(Boolean); }
+
+// Whether the options picked (indexes) make a legal answer.
+function legalPick(d, picked) {
+  const n = picked.length;
+  if (d.kind === "order") return n === d.options.length;
+  if (!counts(d).includes(n)) return false;
+  if (d.one_per_color && n && colorsOf(d.options).length === d.options.length) {   // backs: the server judges
+    const mine = colorsOf(picked.map((i) => d.options[i]));
+    return new Set(mine).size === n && n === new Set(colorsOf(d.options)).size;
+  }
+  return true;
+}
+
+// A choice whose only answer, but for none, is every option: one button does it.
+function onlyAll(d) {
+  const n = d.options.length;
+  if (d.kind !== "select_cards" || !n) return false;
+  if (d.one_per_color) return colorsOf(d.options).length === n && new Set(colorsOf(d.options)).size === n;
+  const some = counts(d).filter((k) => k > 0);
+  return some.length === 1 && some[0] === n;
+}
+
+function allowedText(d) {
+  if (d.one_per_color) return d.min === 0 ? "one of each colour, or none" : "one of each colour";
+  const ks = counts(d);
+  if (ks.length > 2 && ks[ks.length - 1] - ks[0] === ks.length - 1) return `choose ${ks[0]}–${ks[ks.length - 1]}`;
+  return "choose " + (ks.length > 1 ? ks.slice(0, -1).join(", ") + " or " + ks[ks.length - 1] : String(ks[0]));
+}
+
+function confirmText(w, d, n) {
+  if (d.kind === "order") return w.confirm;
+  if (d.kind !== "select_cards") return `${w.confirm} (${n} of ${d.max})`;
+  return `${w.confirm} ${n} card${n === 1 ? "" : "s"} (${allowedText(d)})`;
 }
 
 function showDecision(v) {
@@ -373,20 +495,45 @@ function showDecision(v) {
     box.appendChild(q);
   }
   if (w.warning) box.appendChild(el("p", "warning", w.warning));
-  const multi = !!w.confirm;
+  const single = d.kind === "select_cards" && d.max === 1;   // one card: a click on it answers
+  const whole = !single && onlyAll(d);
+  const multi = !!w.confirm && !single && !whole;
   const picked = [];
   const list = el("div", "options");
   list.setAttribute("role", "group");
   list.setAttribute("aria-labelledby", "prompt");
+  const ok = el("button", "option confirm");
+  const update = () => {
+    ok.textContent = confirmText(w, d, picked.length);
+    ok.disabled = !legalPick(d, picked) || (!picked.length && !!w.decline);   // none: the Skip button
+    for (const c of document.querySelectorAll("#table .selectable")) {
+      c.classList.toggle("picked", picked.some((i) => String(handleOf(d.options[i])) === c.dataset.cardId));
+    }
+  };
+  if (whole) {
+    const n = d.options.length;
+    const names = d.options.map((o) => o.name || `a [${o.age}]`).join(", ");
+    const b = optionButton(`${w.confirm || "Choose"} ${n === 2 ? "both cards" : `all ${n} cards`} (${names})`, null,
+                           () => answer(d, d.options.map(handleOf)));
+    b.classList.add("all");
+    list.appendChild(b);
+  }
   d.options.forEach((o, i) => {
+    if (whole) return;
     const face = d.kind === "action" ? o.card : (o && typeof o === "object" ? o : null);
     const b = optionButton(w.labels[i] || String(o), face, () => {
+      if (single) return answer(d, [handleOf(o)]);
       if (!multi) return answer(d, d.kind === "action" ? o : handleOf(o));
       const at = picked.indexOf(i);
       if (at >= 0) { picked.splice(at, 1); b.classList.remove("picked"); b.setAttribute("aria-pressed", "false"); }
       else { picked.push(i); b.classList.add("picked"); b.setAttribute("aria-pressed", "true"); }
-      if (d.kind === "order") b.querySelector(".label").textContent = (at >= 0 ? "" : `${picked.length}. `) + w.labels[i];
-      ok.textContent = confirmText(w, d, picked.length);
+      if (d.kind === "order") {
+        list.querySelectorAll(".option").forEach((x) => {
+          const k = picked.indexOf(+x.dataset.index);
+          x.querySelector(".label").textContent = (k >= 0 ? `${k + 1}. ` : "") + w.labels[+x.dataset.index];
+        });
+      }
+      update();
     });
     b.dataset.index = i;
     b.setAttribute("accesskey", i < 9 ? String(i + 1) : "");
@@ -395,11 +542,9 @@ function showDecision(v) {
     list.appendChild(b);
   });
   box.appendChild(list);
-  const ok = el("button", "option confirm");
   if (multi) {
     ok.id = "confirm"; ok.type = "button";
-    ok.textContent = confirmText(w, d, 0);
-    ok.onclick = () => answer(d, picked.map((i) => handleOf(d.options[i])));
+    ok.onclick = () => { if (legalPick(d, picked)) answer(d, picked.map((i) => handleOf(d.options[i]))); };
     box.appendChild(ok);
   }
   if (w.decline) {
@@ -408,31 +553,68 @@ function showDecision(v) {
     no.onclick = () => answer(d, d.kind === "splay_color" ? null : []);
     box.appendChild(no);
   }
+  if (refusal && refusal.decision === d.id) {
+    const r = el("p", "refusal", refusal.text);
+    r.id = "refusal"; r.setAttribute("role", "alert");
+    box.appendChild(r);
+  }
   box.appendChild(el("p", "keys", "Keys: 1–9 or Tab and Enter choose; Esc hides a card's text."));
+  markSelectable(d, single || multi);
+  if (multi) update();
 }
 
-function confirmText(w, d, n) {
-  if (d.kind === "order") return w.confirm;
-  const range = d.min === d.max ? `${d.max}` : `${d.min}–${d.max}`;
-  return `${w.confirm} ${n} card${n === 1 ? "" : "s"} (choose ${range})`;
+// The options of a card choice are clickable where they lie on the table (a hand, a board, a score pile).
+function markSelectable(d, cards) {
+  if (!cards && d.kind !== "initial_meld") return;
+  const ids = new Set(d.options.map((o) => o && typeof o === "object" && o.id !== undefined ? String(o.id) : null));
+  for (const c of document.querySelectorAll("#table [data-card-id]")) {
+    if (!ids.has(c.dataset.cardId)) continue;
+    c.classList.add("selectable");
+    c.setAttribute("role", "button");
+  }
 }
+
+function optionFor(node) {
+  return document.querySelector(`#decision .options .option[data-card-id="${CSS.escape(node.dataset.cardId)}"]`);
+}
+
+$("table").addEventListener("click", (ev) => {
+  const n = ev.target.closest(".selectable");
+  const b = n && optionFor(n);
+  if (b) b.click();
+});
+$("table").addEventListener("keydown", (ev) => {
+  const n = (ev.key === "Enter" || ev.key === " ") && ev.target.closest(".selectable");
+  const b = n && optionFor(n);
+  if (b) { ev.preventDefault(); b.click(); }
+});
 
 // number keys answer the decision: the n-th option
 document.addEventListener("keydown", (ev) => {
   if (ev.target.closest && ev.target.closest("input, textarea, select")) return;
   if (!$("play").classList.contains("active") || !/^[1-9]$/.test(ev.key)) return;
   const b = document.querySelectorAll("#decision .options .option")[+ev.key - 1];
-  if (b) { ev.preventDefault(); b.focus(); b.click(); }
+  if (b) { ev.preventDefault(); b.click(); }
 });
 
 function answer(d, value) {
+  if (waiting) return;
+  waiting = true;
+  refusal = null;
+  hideTip();
+  still = Object.assign({}, pointer);
   send(seated({type: "answer", game, player: d.player, decision: d.id, answer: value}, d.player), (m) => {
-    if (m.type === "error") { status(m.message); return; }
+    waiting = false;
+    if (m.type === "error") {   // said beside the buttons, the decision asked again as it was
+      refusal = {decision: d.id, text: m.message};
+      refresh();
+      return;
+    }
     views[m.player] = m.view; addLog(m.events, m.view);
     for (const p of humans()) if (p !== m.player) send(seated({type: "view", game, player: p}, p), (r) => { views[p] = r.view; refresh(); });
     refresh();
-    const first = document.querySelector("#decision .option");
-    if (first && document.activeElement === document.body) first.focus({preventScroll: true});
+    // focus stays in the decision (Tab reaches its options) without opening a card's text
+    if (!document.activeElement || document.activeElement === document.body) $("decision").focus({preventScroll: true});
   });
 }
 
@@ -467,7 +649,7 @@ function showEnd(v) {
   });
   box.appendChild(t);
   const again = el("button", null, "New game"); again.type = "button";
-  again.onclick = () => { box.hidden = true; $("start").focus(); };
+  again.onclick = () => { box.hidden = true; setup(true); $("start").focus(); };
   box.appendChild(again);
   box.hidden = false;
 }
@@ -530,7 +712,17 @@ function logEntry(e, v) {
   if (t === "special_achievement") { li.textContent = `${who} claims ${e.name}`; return li; }
   if (t === "achieve" && e.age) { li.textContent = `${who} achieves age ${e.age}${e.from ? ` from their ${e.from}` : ""}`; return li; }
   if (t === "game_over") { li.textContent = `game over: ${e.winners.map((w) => pname(v, w)).join(", ")} won by ${String(e.reason).replace(/_/g, " ")}`; return li; }
-  if (t === "exchange") { li.textContent = `${who} exchanges ${e.cards.length} card(s) for ${e.other.length}`; return li; }
+  if (t === "exchange") {   // each card named as this seat may see it, hidden ones by their age (as the terminal)
+    const side = (cards, zone, owner) => {
+      if (!cards || !cards.length) return ["nothing"];
+      const out = [];
+      cards.forEach((c, k) => { if (k) out.push(k === cards.length - 1 ? " and " : ", "); out.push(cardSpan(c)); });
+      if (zone) out.push(` from ${place(v, zone, owner, e.player)}`);
+      return out;
+    };
+    li.append(`${who} exchanges `, ...side(e.cards, e.zone, e.owner), " with ", ...side(e.other, e.other_zone, e.other_owner));
+    return li;
+  }
   if (t === "coin_flip") { li.textContent = `${who} flips a coin and ${e.won ? "wins" : "loses"} the flip`; return li; }
   if (t === "draw_past_end") { li.textContent = `${who} draws past the last age`; return li; }
   if (t === "rearrange") { li.textContent = `${who} rearranges ${e.color}`; return li; }
@@ -542,7 +734,7 @@ function logEntry(e, v) {
     const bits = [];
     if (e.from) bits.push(`from ${place(v, e.from, e.from_player, e.player)}`);
     if (dest && (t === "transfer" || t === "return" || to !== e.player)) bits.push(`to ${place(v, dest, to, e.player)}`);
-    if (t === "draw" && e.age) bits.push(`(age ${e.age})`);
+    if (t === "draw" && e.age && !(e.card && e.card.hidden)) bits.push(`(age ${e.age})`);   // a back shows its age
     if (bits.length) li.append(" " + bits.join(" "));
     return li;
   }
@@ -654,6 +846,7 @@ document.querySelectorAll(".tab").forEach((b) => b.onclick = () => {
   b.classList.add("active"); $(b.dataset.tab).classList.add("active");
 });
 $("players").onchange = seatChoices;
+$("setup-toggle").onclick = () => setup($("new-game").hidden);
 $("edition").onchange = () => setChoices();
 $("new-game").onsubmit = startGame;
 $("save").onclick = save;

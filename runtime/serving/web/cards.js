@@ -271,12 +271,91 @@
     return box;
   }
 
+  // A small card for a crowded table: colour, the whole name, age, and the printed cells in a row.
+  function compact(face, opts) {
+    opts = opts || {};
+    if (!face || face.hidden || face.special || face.token) return chip(face, opts);
+    face = full(face);
+    const c = el("div", `inno-card inno-compact inno-${face.color}` + (opts.cls ? " " + opts.cls : ""));
+    c.dataset.card = face.name;
+    if (face.id !== undefined) c.dataset.cardId = face.id;
+    if (face.set && face.set !== "base") c.dataset.set = face.set;
+    c.setAttribute("aria-label", describe(face));
+    c.title = face.name;
+    c.tabIndex = 0;
+    c.appendChild(el("span", "inno-name", face.name));
+    c.appendChild(el("span", "inno-age", face.age));
+    const cells = el("span", "inno-cells");
+    const positions = manifest.icon_positions;
+    (face.icons || []).forEach((name, i) => cells.appendChild(cell(face, i, positions[i])));
+    c.appendChild(cells);
+    return c;
+  }
+
+  // A card as a word: a coloured chip with its name and age, or a back's age (score piles, hands of others).
+  function chip(face, opts) {
+    opts = opts || {};
+    if (!face || face.hidden) {
+      const b = el("span", "inno-chip inno-back" + (opts.cls ? " " + opts.cls : ""), face ? face.age : "?");
+      const set = face && face.set && face.set !== "base" ? face.set : null;
+      b.setAttribute("aria-label", `a hidden card of age ${face ? face.age : "?"}` + (set ? ` (${set})` : ""));
+      if (set) { b.dataset.set = set; b.title = set; }
+      return b;
+    }
+    if (face.special || face.token) {
+      const name = face.special || face.name;
+      const s = el("span", "inno-chip inno-special-chip", name);
+      if (face.special) s.dataset.special = name;
+      return s;
+    }
+    face = full(face);
+    const c = el("span", `inno-chip inno-${face.color}` + (opts.cls ? " " + opts.cls : ""));
+    c.dataset.card = face.name;
+    if (face.id !== undefined) c.dataset.cardId = face.id;
+    c.setAttribute("aria-label", describe(face));
+    c.tabIndex = 0;
+    c.append(el("span", "inno-name", face.name), el("span", "inno-age", face.age));
+    return c;
+  }
+
+  const ARROWS = {left: "\u25c0", right: "\u25b6", up: "\u25b2", aslant: "\u25e2"};
+
+  // A pile for a crowded table: the top card small, then the splay (arrow, direction, size) and, for each
+  // covered card, a strip of the cells the splay reveals.
+  function compactPile(p, opts) {
+    opts = opts || {};
+    const splay = p.splay || "none";
+    const box = el("div", `inno-pile inno-compact-pile inno-fan-${splay}` + (p.cards.length ? "" : " inno-empty"));
+    const color = p.cards.length ? p.cards[0].color : opts.color;
+    if (color) box.classList.add("inno-pile-" + color);
+    if (!p.cards.length) {
+      box.appendChild(el("span", "inno-empty-label", color || "empty"));
+      box.setAttribute("aria-label", `${color || ""} pile: empty`);
+      return box;
+    }
+    const n = p.cards.length;
+    box.setAttribute("aria-label", `${color} pile: ${n} card${n === 1 ? "" : "s"}` + (splay === "none" ? "" : `, splayed ${splay}`));
+    box.appendChild(compact(p.cards[0]));
+    if (n === 1) return box;
+    const line = el("div", "inno-splayline");
+    if (splay === "none") line.appendChild(el("span", "inno-count", `+${n - 1} under`));
+    else {
+      const s = el("span", "inno-splay", `${ARROWS[splay] || ""} ${splay} \u00b7 ${n}`);
+      s.title = `splayed ${splay}, ${n} cards`;
+      line.appendChild(s);
+      for (const f of p.cards.slice(1)) line.appendChild(strip(f, splay));
+    }
+    box.appendChild(line);
+    return box;
+  }
+
   // A row of cards (a hand, a score pile, achievements): visible ones drawn, hidden ones as backs.
   function row(cards, opts) {
     opts = opts || {};
     const r = el("div", "inno-row" + (opts.cls ? " " + opts.cls : ""));
     if (!cards.length && opts.empty) r.appendChild(el("span", "inno-none", opts.empty));
-    for (const f of cards) r.appendChild(f.hidden ? back(f.age, {focusable: true}) : card(f));
+    const draw = opts.compact ? compact : opts.chips ? chip : null;
+    for (const f of cards) r.appendChild(draw ? draw(f) : f.hidden ? back(f.age, {focusable: true}) : card(f));
     return r;
   }
 
@@ -287,6 +366,7 @@
   }
 
   root.InnoCards = {icon, card, back, special, strip, pile, row, detail, richText, loadSprite, setManifest, setCatalog,
+                    compact, chip, compactPile,
                     cellLabel, effectCells,
                     describe, ICONS: KNOWN};
 })(typeof window !== "undefined" ? window : globalThis);
