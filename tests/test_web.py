@@ -3,6 +3,7 @@ start a game, play several turns by clicking, save; write a card with an error, 
 The screenshots go to a temporary folder, or into docs/img when INNOSCRIPT_SCREENSHOTS is set to that folder
 (`INNOSCRIPT_SCREENSHOTS=docs/img python -m pytest tests/test_web.py`, the documented way to refresh the docs'
 pictures), so a test run leaves the working tree clean. INNOSCRIPT_SKIP_BROWSER=1 skips these tests."""
+import json
 import os
 import shutil
 import socket
@@ -101,13 +102,31 @@ def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path, shot
     saved = tmp_path / "game.json"
     dl.value.save_as(saved)
     assert '"format": "innoscript-game"' in saved.read_text() or '"format":"innoscript-game"' in saved.read_text()
-    # resume the saved game in a fresh page
+    log = json.loads(saved.read_text())["log"]               # the log as the terminal keeps it: [turn, line]
+    assert log and all(isinstance(n, int) and isinstance(line, str) for n, line in log)
+    # resume the saved game in a fresh page: its log goes on
     pg2, errors2 = page(browser, server)
     pg2.set_input_files("#load", str(saved))
     pg2.wait_for_selector("text=resumed")
     pg2.wait_for_selector("#decision .option")
     assert pg2.inner_text("#turn") == pg.inner_text("#turn")
-    assert not errors and not errors2
+    assert log[-1][1] in pg2.inner_text("#log")
+    # a save whose log is not such pairs resumes without it, and says so; markup in a line stays text
+    data = json.loads(saved.read_text())
+    data["log"] = [[1, "<b>bold</b>"], ["x", 2]]
+    bad = tmp_path / "bad-log.json"
+    bad.write_text(json.dumps(data))
+    pg3, errors3 = page(browser, server)
+    pg3.set_input_files("#load", str(bad))
+    pg3.wait_for_selector("text=left out")
+    assert not pg3.query_selector("#log b")
+    data["log"] = [[1, "<b>bold</b>"]]
+    plain = tmp_path / "markup-log.json"
+    plain.write_text(json.dumps(data))
+    pg3.set_input_files("#load", str(plain))
+    pg3.wait_for_selector("#log li:has-text('<b>bold</b>')")
+    assert not pg3.query_selector("#log b")
+    assert not errors and not errors2 and not errors3
 
 
 def test_author_a_card_with_an_error_then_fix_it(server, browser, shots):

@@ -749,6 +749,7 @@ function addLog(events, v) {
       const n = e.type === "turn" ? e.number : (v.turn.number || 0);
       logGroup = el("ol", "turn-events");
       const g = el("section", "turn-group");
+      g.dataset.turn = String(n);
       g.appendChild(el("h3", null, n ? `Turn ${n}: ${pname(v, e.type === "turn" ? e.player : v.turn.active)}` : "Setting up"));
       g.appendChild(logGroup);
       log.appendChild(g);
@@ -762,9 +763,43 @@ function addLog(events, v) {
 }
 
 // ---------------------------------------------------------------- save and load
+// The log goes into a save as the terminal keeps it, [turn, line] pairs (the latest LOG_KEPT), so either
+// frontend resumes a game with its log; a save's log is checked and shown as plain text.
+const LOG_KEPT = 2000;
+
+function logLines() {
+  const out = [];
+  for (const g of document.querySelectorAll("#log section.turn-group")) {
+    for (const li of g.querySelectorAll("li")) out.push([Number(g.dataset.turn) || 0, li.textContent.slice(0, 400)]);
+  }
+  return out.slice(-LOG_KEPT);
+}
+
+function restoreLog(entries) {
+  const ok = Array.isArray(entries) && entries.length <= LOG_KEPT && entries.every((x) => Array.isArray(x) &&
+    x.length === 2 && Number.isInteger(x[0]) && x[0] >= 0 && typeof x[1] === "string" && x[1].length <= 400);
+  if (!ok) return false;
+  let group = null, turn = null;
+  for (const [n, line] of entries) {
+    if (n !== turn) {
+      const g = el("section", "turn-group restored");
+      g.dataset.turn = String(n);
+      g.appendChild(el("h3", null, n ? `Turn ${n}` : "Setting up"));
+      group = el("ol", "turn-events");
+      g.appendChild(group);
+      $("log").appendChild(g);
+      turn = n;
+    }
+    group.appendChild(el("li", "ev", line.replace(/[\u0000-\u001f\u007f]/g, " ")));
+  }
+  logGroup = null;      // the game's next events start their own group
+  return true;
+}
+
 function save() {
   send({type: "save", game, token: tokens.owner}, (m) => {
-    const blob = new Blob([JSON.stringify({game: m.data, seats: seats.map((k) => k === "you" ? "human" : k)})],
+    const blob = new Blob([JSON.stringify({game: m.data, seats: seats.map((k) => k === "you" ? "human" : k),
+                                           log: logLines()})],
                           {type: "application/json"});
     const a = el("a"); a.href = URL.createObjectURL(blob); a.download = "innoscript-game.json"; a.click();
     status("saved");
@@ -782,8 +817,10 @@ function load(ev) {
     seats = (data.seats || (g.players || []).map(() => "human")).map((k) => (k === "human" || k === "you") ? "you" : k);
     resetTable();
     send({type: "load", data: g, bots: seats.map((k) => k === "you" ? null : k)}, (m) => {
+      if (m.type === "error") { started(m); return; }
+      const restored = data.log === undefined || restoreLog(data.log);   // before the game's own events
       started(m);
-      if (m.type !== "error") status("resumed");
+      status(restored ? "resumed" : "resumed (the save's log is not [turn, line] pairs: left out)");
     });
   });
 }
