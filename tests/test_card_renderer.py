@@ -95,6 +95,16 @@ def test_wording_of_a_splay_and_a_yes_no():
     assert w["title"] == "Canning: do you want to draw?" and w["labels"] == ["Draw", "Don't draw"]
 
 
+@pytest.mark.parametrize("sizes,title", [([0, 1], "Pottery: you may return a card (or none)"),
+                                         ([0, 3], "Pottery: you may return 3 cards (or none)"),
+                                         ([0, 2, 3], "Pottery: you may return 2 or 3 cards (or none)")])
+def test_a_choice_of_some_counts_only_says_them(sizes, title):
+    view = {"players": [{"name": "Ann", "board": {}}], "turn": {"actions_left": 1}, "supply": {}}
+    w = word({"kind": "select_cards", "player": 0, "options": [1, 2, 3], "min": 0, "max": 3, "optional": True,
+              "sizes": sizes, "purpose": "return", "source": "Pottery"}, view)
+    assert w["title"] == title
+
+
 def test_hidden_options_of_one_age_are_told_apart_and_a_secret_is_named_to_its_owner():
     from innoscript.runtime.api.wording import action_label
     view = {"players": [{"name": "Ann", "board": {}}, {"name": "Bo", "board": {}}], "turn": {"actions_left": 1},

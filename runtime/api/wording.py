@@ -124,8 +124,10 @@ def word(decision: dict, view: dict, effect_text: str | None = None, option_text
                    ("card" if hi == 1 else f"{hi} cards")
         else:
             what = _count(lo, hi)
-        if "sizes" in decision:
-            what = f"{max(decision['sizes'])} cards (or none)"
+        if "sizes" in decision:     # only these counts: 'a card (or none)', '2 or 3 cards (or none)'
+            counts = [k for k in decision["sizes"] if k]
+            what = ("a card" if counts == [1] else
+                    f"{' or '.join(str(k) for k in counts)} cards") + (" (or none)" if 0 in decision["sizes"] else "")
         if src is None and decision.get("prompt"):
             out["title"] = decision["prompt"][0].upper() + decision["prompt"][1:]
         else:
