@@ -82,6 +82,7 @@ def test_play_several_turns_by_clicking_and_save(server, browser, tmp_path, shot
     pg.click("#start")
     pg.wait_for_selector("#decision .option")
     assert "Choose a card to meld first" in pg.inner_text("#prompt")
+    assert pg.inner_text("#turn").startswith("Setting up")       # no turn, no actions left, before the first
     turns = set()
     for _ in range(16):
         pg.wait_for_selector("#decision .option")
@@ -227,7 +228,8 @@ def play_until_turn(pg, turn, limit=600, each=None):
     """Answer by clicking until the turn; each(pg), when given, runs after every answer."""
     for _ in range(limit):
         pg.wait_for_selector("#decision .options .option")
-        if int(pg.inner_text("#turn").split()[1].rstrip(":")) >= turn:
+        text = pg.inner_text("#turn")
+        if text.startswith("Turn ") and int(text.split()[1].rstrip(":")) >= turn:
             return
         before = pg.get_attribute("#decision", "data-decision")
         click_an_answer(pg)

@@ -272,6 +272,7 @@ function refresh() {
   table.replaceChildren();
   const t = v.turn;
   $("turn").textContent = v.result ? "Game over"
+    : v.phase === "setup" ? "Setting up: each player melds a card from their hand"
     : `Turn ${t.number}: ${v.players[t.active].name} to play, ${t.actions_left} action${t.actions_left === 1 ? "" : "s"} left`;
   const players = el("div", "players");
   players.dataset.n = v.players.length;   // the more players, the smaller their cards (CSS)
