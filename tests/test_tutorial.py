@@ -42,9 +42,13 @@ def test_tutorial(tmp_path):
     assert cli("dis", "Lantern", "--edition", "lantern-set", env=env).returncode == 0
     r = cli("scenario", str(tmp_path / "my-cards" / "tests"), env=env)
     assert r.returncode == 0 and "1 passed, 0 failed" in r.stdout, r.stdout + r.stderr
-    r = cli("coverage", "--edition", "lantern-set", "--scenarios", str(tmp_path / "my-cards" / "tests"), "--summary",
-            env=env)
-    assert r.returncode == 0 and "instructions" in r.stdout
+    r = cli("coverage", "Lantern", "--edition", "lantern-set", "--scenarios", str(tmp_path / "my-cards" / "tests"),
+            env=dict(env, COLUMNS="100"))
+    assert r.returncode == 0 and "Lantern" in r.stdout
+    expected = re.search(r"\$ innoscript coverage Lantern --edition lantern-set --scenarios my-cards/tests\n(.*?)\n```",
+                         DOC.read_text(), re.S).group(1)
+    shown = [line.rstrip() for line in expected.splitlines() if line != "..."]    # the doc's lines, as printed
+    assert all(line in [x.rstrip() for x in r.stdout.splitlines()] for line in shown), r.stdout
     r = cli("cards", "--edition", "lantern-set", "--format", "json", "--scenarios",
             str(tmp_path / "my-cards" / "tests"), env=env)
     import json
