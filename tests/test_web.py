@@ -745,10 +745,13 @@ def test_the_log_names_exchanged_cards_and_ages_once(server, browser, tmp_path):
                                 other_owner: 1}),
                 none: text({type: "exchange", player: 1, cards: [], other: [mine]}),
                 hidden: text({type: "draw", player: 1, card: {hidden: true, age: 4}, age: 4}),
-                seen: text({type: "draw", player: 0, card: mine, age: mine.age})}; }""")
+                seen: text({type: "draw", player: 0, card: mine, age: mine.age}),
+                hook: logEntry({type: "hook", player: 0, point: "meld_action", set: "echoes"}, v),
+                out: text({type: "eliminated", player: 1})}; }""")
     assert got["exchange"] == (f"Player 1 exchanges {got['mine']} and a [3] from their hand "
                                "with a [4] from Player 2's score pile"), got
     assert got["none"] == f"Player 2 exchanges nothing with {got['mine']}", got
     assert got["hidden"] == "Player 2 draws a [4]", got
     assert got["seen"].startswith(f"Player 1 draws {got['mine']} (age "), got
+    assert got["hook"] is None and got["out"] == "Player 2 is eliminated from the game", got   # no 'Player 1 hook'
     assert not errors

@@ -739,6 +739,11 @@ function logEntry(e, v) {
     if (bits.length) li.append(" " + bits.join(" "));
     return li;
   }
+  // bookkeeping a player need not read: a set's rule starting (what it does is logged), a claim it will make
+  if (t === "hook" || t === "claim_queued") return null;
+  if (t === "eliminated") { li.textContent = `${who} is eliminated from the game`; return li; }
+  if (t === "chain_achievement") { li.textContent = `${who} executes within an execution: draws and achieves an [11]`; return li; }
+  if (t === "dogma_stopped") { li.textContent = `the dogma action stops: ${e.source || "a card"} went wrong (${e.message || ""})`; return li; }
   li.textContent = `${who} ${t.replace(/_/g, " ")}`.trim();
   return li;
 }
