@@ -79,7 +79,7 @@ def set_asts(edition, set_name):
     return [parse_card(s.text, s.relpath, vocab)[0] for s in ed.sources if f"sets/{set_name}/" in s.relpath]
 
 
-SETS = [(s, e) for e in ("3e", "4e") for s in ("artifacts", "echoes")] + [("relics", "3e")]
+SETS = [(s, e) for e in ("3e", "4e") for s in ("artifacts", "echoes")] + [("relics", "3e"), ("unseen", "4e")]
 
 
 @needs_reference
