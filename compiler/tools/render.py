@@ -839,6 +839,9 @@ class Renderer:
             word = names[z.kind]
             if multi and z.kind in ("hand", "board", "score"):
                 word = {"hand": "hands", "board": "boards", "score": "score piles"}[z.kind]
+            named = self.lets.get(z.owner.name) or self.binds.get(z.owner.name) if z.owner.kind == "binding" else None
+            if named and named.startswith("the player "):     # "the board of the player on your right", as printed
+                return f"the {word} of {named}"
             return f"{self.owner(z.owner)} {word}"
         if z.kind == "deck":
             if not isinstance(z.age, A.Int) and isinstance(z.age, A.Name) and z.age.name in self.binds:
@@ -963,7 +966,10 @@ class Renderer:
         if f == "turn_number":
             return "the number of this turn"
         if f in ("left_of", "right_of"):
-            return f"the player to the {'left' if f == 'left_of' else 'right'} of {self.expr(a[0])}"
+            side = "left" if f == "left_of" else "right"
+            if isinstance(a[0], A.Pronoun) and a[0].who == "you":
+                return f"the player on your {side}"       # as printed
+            return f"the player to the {side} of {self.expr(a[0])}"
         if f == "tucked_this_turn":
             return f"the cards {self.expr(a[0])} tucked this turn"
         if f == "this_card":
