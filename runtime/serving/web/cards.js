@@ -240,19 +240,26 @@
 
   // A colour pile as printed on the table: the top card whole, the cards under it fanned by the splay.
   // pile: {splay, cards: [top ... bottom]} (a view's pile); opts.color names an empty pile.
-  function pile(p, opts) {
-    opts = opts || {};
+  // A pile's box, labelled for screen readers (its colour, size and splay); an empty pile's is complete.
+  function pileBox(p, opts, cls) {
     const splay = p.splay || "none";
-    const box = el("div", `inno-pile inno-fan-${splay}` + (p.cards.length ? "" : " inno-empty"));
-    const color = p.cards.length ? p.cards[0].color : opts.color;
+    const box = el("div", `inno-pile ${cls}inno-fan-${splay}` + (p.cards.length ? "" : " inno-empty"));
+    const color = p.cards.length ? p.cards[0].color : (opts || {}).color;
     if (color) box.classList.add("inno-pile-" + color);
     if (!p.cards.length) {
       box.appendChild(el("span", "inno-empty-label", color || "empty"));
       box.setAttribute("aria-label", `${color || ""} pile: empty`);
       return box;
     }
-    box.setAttribute("aria-label", `${color} pile: ${p.cards.length} card${p.cards.length === 1 ? "" : "s"}` +
-                     (splay === "none" ? "" : `, splayed ${splay}`));
+    const n = p.cards.length;
+    box.setAttribute("aria-label", `${color} pile: ${n} card${n === 1 ? "" : "s"}` + (splay === "none" ? "" : `, splayed ${splay}`));
+    return box;
+  }
+
+  function pile(p, opts) {
+    const splay = p.splay || "none";
+    const box = pileBox(p, opts, "");
+    if (!p.cards.length) return box;
     const top = card(p.cards[0]);
     const under = p.cards.slice(1);
     if (splay === "none") {
@@ -323,18 +330,10 @@
   // A pile for a crowded table: the top card small, then the splay (arrow, direction, size) and, for each
   // covered card, a strip of the cells the splay reveals.
   function compactPile(p, opts) {
-    opts = opts || {};
     const splay = p.splay || "none";
-    const box = el("div", `inno-pile inno-compact-pile inno-fan-${splay}` + (p.cards.length ? "" : " inno-empty"));
-    const color = p.cards.length ? p.cards[0].color : opts.color;
-    if (color) box.classList.add("inno-pile-" + color);
-    if (!p.cards.length) {
-      box.appendChild(el("span", "inno-empty-label", color || "empty"));
-      box.setAttribute("aria-label", `${color || ""} pile: empty`);
-      return box;
-    }
+    const box = pileBox(p, opts, "inno-compact-pile ");
+    if (!p.cards.length) return box;
     const n = p.cards.length;
-    box.setAttribute("aria-label", `${color} pile: ${n} card${n === 1 ? "" : "s"}` + (splay === "none" ? "" : `, splayed ${splay}`));
     box.appendChild(compact(p.cards[0]));
     if (n === 1) return box;
     const line = el("div", "inno-splayline");
