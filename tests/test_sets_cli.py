@@ -97,7 +97,7 @@ def test_an_incomplete_set_is_reported_by_simulate_soak_and_play(tmp_path):
 
 def test_a_set_card_is_found_by_dis_and_render_only_with_its_set(capsys):
     assert cli.main(["dis", "Bangle", "--sets", "echoes"]) == 0
-    assert "== effect 1: echo ==" in capsys.readouterr().out
+    assert "== echo effect ==" in capsys.readouterr().out      # named as printed, the dogma effects numbered 1, 2
     assert cli.main(["dis", "Bangle"]) == 1
     assert "no card named 'Bangle'" in capsys.readouterr().err
 

@@ -97,11 +97,12 @@ def test_every_seat_and_spectators_see_the_zones_by_their_visibility(gallery):
         assert "Oars" not in json.dumps(v) and "Clothing" not in json.dumps(v)
         errors = list(VIEW.iter_errors(v))
         assert not errors, errors[0].message
-    # a card in the face-down crypt is named to nobody in events
+    # a card put into the face-down crypt is named in events only to the player whose hand it came from
     from innoscript.runtime.api.views import event_view
     ev = {"type": "transfer", "player": 0, "to": None, "zone": "crypt", "card": cards.by_name["Oars"],
           "from": "hand", "from_player": 0, "shared": True}
-    assert all(event_view(cards, game.state, ev, who)["card"] == {"hidden": True, "age": 1} for who in (0, 1, None))
+    assert all(event_view(cards, game.state, ev, who)["card"] == {"hidden": True, "age": 1} for who in (1, None))
+    assert event_view(cards, game.state, ev, 0)["card"]["name"] == "Oars"     # it was never hidden from them
 
 
 def test_the_terminal_lists_the_zones(gallery):
