@@ -254,33 +254,35 @@ def shared_zones_view(cards: Cards, state: dict, viewer: int | None) -> dict:
     return out
 
 
+def _asking_effect(edition: str, cards: Cards, decision: dict) -> dict:
+    """The catalog's entry of the card effect that asks ({} when none asks or the edition's texts are not at
+    hand: an edition from other sources, the editor's sandbox)."""
+    cid, e = decision.get("source_card"), decision.get("effect")
+    if cid is None or e is None:
+        return {}
+    try:
+        entry = next(c for c in card_catalog(edition, cards.set_names)["cards"] if c["name"] == cards.name[cid])
+        return entry["effects"][e]
+    except Exception:
+        return {}
+
+
 def effect_english(edition: str, cards: Cards, decision: dict) -> str | None:
     """The English of the effect that asks (None when the edition's texts are not at hand)."""
-    cid, e = decision.get("source_card"), decision.get("effect")
     if decision.get("source_hook") is not None:      # a set's rule asks: its hook's English
         try:
             return card_catalog(edition, cards.set_names)["hooks"][decision["source_hook"]] or None
         except Exception:
             return None
-    if cid is None or e is None:
-        return None
-    try:
-        entry = next(c for c in card_catalog(edition, cards.set_names)["cards"] if c["name"] == cards.name[cid])
-        return entry["effects"][e]["text"]
-    except Exception:   # an edition from other sources (the editor's sandbox): no text
-        return None
+    return _asking_effect(edition, cards, decision).get("text")
 
 
 def either_options(edition: str, cards: Cards, decision: dict) -> list[str] | None:
-    """The English of the options of the 'either' that asks (None when they are not at hand)."""
-    cid, e, k = decision.get("source_card"), decision.get("effect"), decision.get("either")
-    if cid is None or e is None or k is None:
-        return None
-    try:
-        entry = next(c for c in card_catalog(edition, cards.set_names)["cards"] if c["name"] == cards.name[cid])
-        return entry["effects"][e]["options"][k]
-    except Exception:   # no worded options (the editor's sandbox, or options the renderer folded)
-        return None
+    """The English of the options of the 'either' that asks (None when they are not at hand: options the
+    renderer folded, or no texts)."""
+    k = decision.get("either")
+    options = _asking_effect(edition, cards, decision).get("options") if k is not None else None
+    return options[k] if options and k < len(options) else None
 
 
 def decision_view(cards: Cards, state: dict, viewer: int | None, previews: bool = True):
