@@ -435,7 +435,7 @@ class Dogma:
                 items += [[cid, e, q, you, False] for q in vulnerable]
             elif chunk["kind"] == "non_demand":
                 items.append([cid, e, you, you, False])
-        self.emit("execute", player=you, card=cid, kind="as-if", icon=icon, vulnerable=vulnerable)
+        self.emit("execute", player=you, card=cid, kind="as-if", icon=icon, vulnerable=vulnerable, **opts)
         records = self.state["dogma"].setdefault("records", [])
         records.append({})
         self.state["dogma"]["stack"].append({"work": items, "depth": depth, "record": len(records), **opts})
