@@ -228,3 +228,71 @@ def test_no_cached_translations_when_turned_off(monkeypatch, tmp_path):
     eng, frame = _writing()
     assert tier.function_for(eng, frame) is not None
     assert not list(tmp_path.glob("tier-*"))
+
+
+def _states(edition, sets, seeds, every=5):
+    """States along seeded random games with these sets, and their engine."""
+    bundle = load_bundle(edition, sets=sets)
+    out = []
+    for seed in seeds:
+        game = Game.new(edition, 3, seed, bundle=bundle, fast=True)
+        bots = [RandomBot(seed * 7 + p) for p in range(3)]
+        n = 0
+        while not game.over:
+            game.apply(bots[game.decision["player"]].answer(game.decision, game.cards))
+            n += 1
+            if n % every == 0:
+                out.append(copy.deepcopy(game.engine.state))
+    return game.engine, out
+
+
+@pytest.mark.parametrize("edition", ["3e", "4e"])
+def test_pile_and_board_summaries_read_as_the_builtins(edition):
+    """What the compiled tier reads from a pile's or a board's summary (icons, cell effects, cell values of
+    one pile, or of a board) is what the builtins count on the cards themselves."""
+    from innoscript.runtime.machine import builtins as B
+    sets = ("artifacts", "cities", "echoes") + (("unseen",) if edition == "4e" else ())
+    engine, states = _states(edition, sets, range(3))
+    cards = engine.cards
+    cells = sorted(cards.cells)
+    assert {"echo", "bonus"} <= set(cells)
+    seen = {"icons": 0, "cell_effects": 0, "cell_values": 0}
+    for st in states:
+        engine.state, engine.icon_cache = st, {}
+        for p in range(len(st["players"])):
+            frame = {"you": p, "me": p}
+            for color in cards.colors:
+                pile = B.IMPLEMENTATIONS["pile"](engine, frame, p, color)
+                for fname, whats in (("icons", cards.icons + [cards.hex]), ("cell_effects", cells), ("cell_values", cells)):
+                    for what in whats:
+                        want = B.IMPLEMENTATIONS[fname](engine, frame, what, pile)
+                        assert B.pile_read_of(engine, fname, what, p, color) == want, (fname, what, color)
+                        seen[fname] += bool(want)
+            board = vm._zone(engine, p, "board")
+            for fname in ("cell_effects", "cell_values"):
+                for what in cells:
+                    assert B.board_read_of(engine, fname, what, p) == B.IMPLEMENTATIONS[fname](engine, frame, what, board)
+    assert all(seen.values()), seen     # each read found something to count
+    assert B.pile_read_of(engine, "icons", cards.hex, None, cards.colors[0]) is None    # not a player: the builtins
+    assert B.pile_read_of(engine, "icons", cards.hex, 99, cards.colors[0]) is None
+
+
+def test_manifest_expressions_same_on_both_tiers(monkeypatch):
+    """The sets' manifest expressions (Echoes' bonus score, the forecast's limit, the draw rule, Cities'
+    derived achievements) give the same values on the compiled tier as on the VM."""
+    from innoscript.runtime.machine import expressions as X
+    engine, states = _states("4e", ("cities", "echoes"), range(2), every=3)
+    cards = engine.cards
+    chunks = [(f"{n}:cells/{cell}/score", chunk) for cell, (n, chunk) in cards.cell_scores.items()] + \
+        [(f"{n}:cells/{cell}/achievements", chunk) for cell, (n, chunk) in cards.cell_achievements.items()] + \
+        [(f"{n}:draw_rule", cards.bundle["sets"][n]["draw_rule"]) for n in cards.set_names
+         if cards.bundle["sets"][n].get("draw_rule")]
+    assert len(chunks) >= 3
+    values = {}
+    for which in ("vm", "compiled"):
+        monkeypatch.setenv("INNOSCRIPT_TIER", which)
+        values[which] = [X.run_chunk(cards, st, chunk, label, p)
+                         for st in states for p in range(3) for label, chunk in chunks]
+    assert values["vm"] == values["compiled"]
+    assert len(set(map(str, values["vm"]))) > 2      # the expressions vary over the states
+    assert any(fn is not None for _, fn in tier._expressions.values())

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..state.board import board_table, highest_top_value, locate, may_achieve, pile_ends, pile_icons, values
+from ..state.board import (board_table, hex_like, highest_top_value, locate, may_achieve, pile_ends, pile_icons,
+                           pile_summary, values)
 from ..state.positions import draw_age
 from ..state.teams import players_from
 
@@ -116,6 +117,49 @@ def board_icons_of(e, f, icon, who):
     return table.get(icon, 0) if board else 0
 
 
+def _summary_read(cards, summary, fname: str, what):
+    """fname(what, cards) for the cards of one pile, from its summary (state/board.py)."""
+    if fname == "icons":
+        if what == cards.hex:
+            return summary.hexes
+        return 0 if what in cards.not_icons else summary.icons.get(what, 0)
+    if fname == "cell_effects":
+        return summary.effects.get(what, 0)
+    return list(summary.cells.get(what, ()))     # cell_values: a fresh list, as the builtin's
+
+
+def pile_read_of(e, fname: str, what, p, color):
+    """fname(what, pile(p, color)) for icons, cell_effects and cell_values, read from the pile's summary
+    (the compiled tier calls this for that pattern); None when the builtins must be asked."""
+    if p.__class__ is not int or color.__class__ is not str or what.__class__ is not str:
+        return None
+    players = e.state["players"]
+    if not 0 <= p < len(players):
+        return None
+    pile = players[p]["board"].get(color)
+    if pile is None:
+        return None
+    return _summary_read(e.cards, pile_summary(e.cards, pile), fname, what)
+
+
+def board_read_of(e, fname: str, what, who):
+    """fname(what, who's board) for cell_effects and cell_values, from the piles' summaries in the board's
+    order; None when the builtin must be asked."""
+    if who.__class__ is not int or what.__class__ is not str:
+        return None
+    players = e.state["players"]
+    if not 0 <= who < len(players):
+        return None
+    cards = e.cards
+    if fname == "cell_effects":
+        return sum(pile_summary(cards, pile).effects.get(what, 0) for pile in players[who]["board"].values())
+    out: list = []
+    for pile in players[who]["board"].values():
+        if pile["cards"]:
+            out += pile_summary(cards, pile).cells.get(what, ())
+    return out
+
+
 def board_colors_of(e, who):
     """colors(who's board) when who is one player: the colours of who's piles with cards (a card lies
     in the pile of its colour), in the manifest's order; None when _colors must be asked."""
@@ -129,20 +173,11 @@ def board_colors_of(e, who):
     return out
 
 
-def _hex_like(cards) -> set:
-    """The hex and the icons the sets in play count as the hex (music notes)."""
-    if not hasattr(cards, "hex_like"):
-        cards.hex_like = {cards.hex} | {name for n in cards.set_names
-                                        for name, spec in cards.bundle["sets"][n]["manifest"].get("icons", {}).items()
-                                        if spec.get("counts_as") == cards.hex}
-    return cards.hex_like
-
-
 def _count_icons(e, cs) -> dict:
     """Every icon the cards show, in one pass: visible icons for board cards, printed ones elsewhere; the
     hex's count (under its own name) takes in every visible hex-like icon too."""
     cards = e.cards
-    hexes = _hex_like(cards)
+    hexes = hex_like(cards)
     places = _board_places(e)
     counts: dict = {}
     for c in cs:

@@ -19,7 +19,7 @@ from innoscript.core.readsets import read_set
 from ..state import fingerprints, teams
 from ..state.board import highest_top_value, may_achieve
 from ..state.cards import Cards
-from . import vm
+from . import tier, vm
 
 # An expression of a manifest is small; this bounds one that loops by mistake.
 EXPRESSION_BUDGET = 20_000
@@ -27,13 +27,14 @@ EXPRESSION_BUDGET = 20_000
 
 class _Reader:
     """The VM's host for an expression evaluated outside an action (a score read from a view or a
-    bot): no moves or decisions, its own small budget, its own icon cache."""
+    bot): no moves or decisions, its own small budget, its own icon cache. The expression runs on the
+    process's tier (INNOSCRIPT_TIER): its value is the same on both."""
 
     trace = None
-    tier = "vm"
 
     def __init__(self, cards, state):
         self.cards, self.state = cards, state
+        self.tier = tier.default_tier()
         self.budget = EXPRESSION_BUDGET
         self.icon_cache: dict = {}
 
@@ -89,7 +90,11 @@ def run_chunk(cards, state: dict, chunk: dict, label: str, p: int):
     reader = _Reader(cards, state)
     frame = {"card": -1, "chunk": chunk, "label": label, "kind": "condition", "pc": 0,
              "stack": [], "locals": [None] * len(chunk["locals"]), "you": p, "me": p, "did": False}
-    vm.run_vm(reader, frame)     # the reader's tier is the VM
+    fn = tier.expression_function(cards, chunk, label) if reader.tier == "compiled" else None
+    if fn is not None:
+        fn(reader, frame)
+    else:
+        vm.run_vm(reader, frame)
     return frame.get("result")
 
 

@@ -204,6 +204,15 @@ def _block(code, consts, depth, start, end) -> list[str]:
             lines += [f"pc = {pc}", f"_t = {_BOARD_CALLS[fname, argc].format(*args)}", "if _t is None:",
                       f"    {top} = _zone(engine, {top}, 'board')", f"    pc = {pc + 1}",
                       f"    {args[0]} = IMPL[{fname!r}](engine, frame, {', '.join(args)})", "else:", f"    {args[0]} = _t"]
+        elif op == O.CALL and (consts[ins[1]], ins[2]) == ("pile", 2) and pc + 1 < end and _pile_call(code[pc + 1], consts):
+            # X(what, pile(p, colour)) read from the pile's summary (_PILE_CALLS); when that says None, the
+            # two calls as they are
+            fname = consts[code[pc + 1][1]]
+            fused.add(pc + 1)
+            what, who, color = f"s{d - 3}", f"s{d - 2}", f"s{d - 1}"
+            lines += [f"pc = {pc}", f"_t = _pile_read(engine, {fname!r}, {what}, {who}, {color})", "if _t is None:",
+                      f"    {who} = IMPL['pile'](engine, frame, {who}, {color})", f"    pc = {pc + 1}",
+                      f"    {what} = IMPL[{fname!r}](engine, frame, {what}, {who})", "else:", f"    {what} = _t"]
         elif op == O.BINARY:       # the VM's own operation, on the two stack values
             lines += [f"pc = {pc}", f"s{d - 2} = _binary[{ins[1]}](s{d - 2}, {top})"]
         elif op == O.CONST:
@@ -283,11 +292,20 @@ def _block(code, consts, depth, start, end) -> list[str]:
 
 # Builtins of one player's board read from what the engine keeps (builtins_impl): icons(X, your board) from
 # the icon table kept per revision, colors(X's board) from the piles with cards; None: ask the builtin.
-_BOARD_CALLS = {("icons", 2): "_board_icons(engine, frame, {0}, {1})", ("colors", 1): "_board_colors(engine, {0})"}
+_BOARD_CALLS = {("icons", 2): "_board_icons(engine, frame, {0}, {1})", ("colors", 1): "_board_colors(engine, {0})",
+                ("cell_values", 2): "_board_read(engine, 'cell_values', {0}, {1})",
+                ("cell_effects", 2): "_board_read(engine, 'cell_effects', {0}, {1})"}
+# Builtins of one pile, X(what, pile(p, colour)), read from the pile's summary (state/board.py): the special
+# conditions' counts per colour ("three icons of one kind in four colours") without building the pile's list.
+_PILE_CALLS = {"icons", "cell_effects", "cell_values"}
 
 
 def _board_call(ins, consts) -> bool:
     return ins[0] == O.CALL and (consts[ins[1]], ins[2]) in _BOARD_CALLS
+
+
+def _pile_call(ins, consts) -> bool:
+    return ins[0] == O.CALL and ins[2] == 2 and consts[ins[1]] in _PILE_CALLS
 
 
 def build(chunk: dict, name: str = "chunk", code=None):
@@ -296,7 +314,8 @@ def build(chunk: dict, name: str = "chunk", code=None):
         code = compile(translate(chunk, name), f"<innoscript {name}>", "exec")
     namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
                  "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of,
-                 "_board_colors": builtins_impl.board_colors_of, "_binary": vm.BINARY, "CHUNK": chunk,
+                 "_board_colors": builtins_impl.board_colors_of,
+                 "_board_read": builtins_impl.board_read_of, "_pile_read": builtins_impl.pile_read_of, "_binary": vm.BINARY, "CHUNK": chunk,
                  "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"]),
                  **{f"_op{op}": fn for op, fn in vm.SLOW.items()}}
     exec(code, namespace)
@@ -394,26 +413,50 @@ def function_for(engine, frame):
     entry = memo.get(key)
     if entry is None:
         chunk = chunk_of(engine.cards, frame)
-        ck = (engine.cards.bundle.get("source_hash"), key)
-        cached = _cache.get(ck)
-        if cached is not None and (cached[0] != chunk["code"] or cached[1] != chunk["consts"]):
-            cached = None
-        if cached is None:
-            code = None
-            if ck not in _runs:       # its first run in this process: compiled by an earlier one?
-                code = _stored(chunk, _name(engine, frame, key))
-                _runs[ck] = 0
-            if code is None:
-                if HOT:
-                    runs = _runs[ck] = _runs[ck] + 1
-                    if runs <= HOT:
-                        return None   # not hot yet: the VM runs it
-                name = _name(engine, frame, key)
-                code = compile(translate(chunk, name), f"<innoscript {name}>", "exec")
-                _store(chunk, name, code)
-            cached = _cache[ck] = (chunk["code"], chunk["consts"], build(chunk, code=code))
-        entry = memo[key] = (chunk, cached[2])
+        fn = _compiled((engine.cards.bundle.get("source_hash"), key), chunk, lambda: _name(engine, frame, key))
+        if fn is None:
+            return None   # not hot yet: the VM runs it
+        entry = memo[key] = (chunk, fn)
     return entry[1]
+
+
+_expressions: dict = {}    # id(chunk) -> (chunk, function): the manifest expressions' translations
+
+
+def expression_function(cards, chunk: dict, label: str):
+    """The compiled function of a set's manifest expression (runtime/machine/expressions.py), or None while
+    it is not hot. Its host is fresh at each reading, so the translation is kept here, by the chunk."""
+    entry = _expressions.get(id(chunk))
+    if entry is not None and entry[0] is chunk:
+        return entry[1]
+    fn = _compiled((cards.bundle.get("source_hash"), ("expression", label)), chunk, lambda: f"expression {label}")
+    if fn is not None:
+        if len(_expressions) > 1024:
+            _expressions.clear()
+        _expressions[id(chunk)] = (chunk, fn)
+    return fn
+
+
+def _compiled(ck, chunk: dict, name):
+    """The function translated from a chunk, kept by ``ck`` (bundle source hash, chunk key) in the process
+    and on disk; None while the chunk is not hot (``name()``: the function's name, made when needed)."""
+    cached = _cache.get(ck)
+    if cached is not None and (cached[0] != chunk["code"] or cached[1] != chunk["consts"]):
+        cached = None
+    if cached is None:
+        code = None
+        if ck not in _runs:       # its first run in this process: compiled by an earlier one?
+            code = _stored(chunk, name())
+            _runs[ck] = 0
+        if code is None:
+            if HOT:
+                runs = _runs[ck] = _runs[ck] + 1
+                if runs <= HOT:
+                    return None
+            code = compile(translate(chunk, name()), f"<innoscript {name()}>", "exec")
+            _store(chunk, name(), code)
+        cached = _cache[ck] = (chunk["code"], chunk["consts"], build(chunk, code=code))
+    return cached[2]
 
 
 def run(engine, frame: dict) -> str:

@@ -6,6 +6,8 @@ icon counts are kept per pile content in the card table's memo
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from .cards import Cards
 
 
@@ -102,6 +104,59 @@ def pile_icons(cards: Cards, pile: dict) -> dict:
             cards.pile_icons.clear()
         cards.pile_icons[key] = table
     return table
+
+
+def hex_like(cards: Cards) -> set:
+    """The hex and the icons the sets in play count as the hex (music notes)."""
+    if not hasattr(cards, "hex_like"):
+        cards.hex_like = {cards.hex} | {name for n in cards.set_names
+                                        for name, spec in cards.bundle["sets"][n]["manifest"].get("icons", {}).items()
+                                        if spec.get("counts_as") == cards.hex}
+    return cards.hex_like
+
+
+class PileSummary(NamedTuple):
+    """What one pile shows, as the builtins count it: ``icons`` (pile_icons' table), ``hexes`` (the visible
+    hex-like cells: the hex's count), ``cells`` (value cell -> the values shown, top card first) and
+    ``effects`` (cell -> the cell effects shown)."""
+    icons: dict
+    hexes: int
+    cells: dict
+    effects: dict
+
+
+_EMPTY = PileSummary({}, 0, {}, {})
+
+
+def pile_summary(cards: Cards, pile: dict) -> PileSummary:
+    """A pile's summary, kept per pile content and splay in the card table's memo, as pile_icons is: the
+    special conditions and the sets' expressions read a pile's counts here instead of walking its cards."""
+    cs, splay = pile["cards"], pile["splay"]
+    if not cs:
+        return _EMPTY
+    key = (cs[0],) if splay == "none" else (tuple(cs), splay)
+    memo = cards.pile_summaries
+    out = memo.get(key)
+    if out is not None:
+        return out
+    hexes, cells, effects = 0, {}, {}
+    like = hex_like(cards)
+    for i, cid in enumerate(cs if len(key) == 2 else cs[:1]):
+        shown = cards.visible_positions(cid, splay, i == 0)
+        printed, numbers = cards.printed[cid], cards.cell_values[cid]
+        for k in shown:
+            w = printed[k]
+            if w in like:
+                hexes += 1
+            if numbers and numbers[k]:
+                cells.setdefault(w, []).append(numbers[k])
+        for _, w, pos in cards.effect_cells[cid]:
+            if pos in shown:
+                effects[w] = effects.get(w, 0) + 1
+    if len(memo) > 50_000:
+        memo.clear()
+    out = memo[key] = PileSummary(pile_icons(cards, pile), hexes, cells, effects)
+    return out
 
 
 def board_icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:

@@ -148,6 +148,7 @@ class Cards:
         self.action_zones: dict[str, list[str]] = {a: [z for z, spec in self.zones.items() if a in spec.get("actions", ())]
                                                    for a in ("meld", "achieve")}
         self.pile_icons: dict = {}   # (pile's cards, splay) -> {icon: count}: the per-player icon table's parts
+        self.pile_summaries: dict = {}   # (pile's cards, splay) -> board.PileSummary
         self._card_icons: dict = {}  # (card, splay, on top) -> the icons it shows that counts count
 
     def visible_positions(self, cid: int, splay: str, is_top: bool) -> list[int]:
