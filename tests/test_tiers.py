@@ -257,6 +257,7 @@ def test_pile_and_board_summaries_read_as_the_builtins(edition):
     cells = sorted(cards.cells)
     assert {"echo", "bonus"} <= set(cells)
     seen = {"icons": 0, "cell_effects": 0, "cell_values": 0}
+    read = {"icons": B.pile_icons_of, "cell_effects": B.pile_cell_effects_of, "cell_values": B.pile_cell_values_of}
     for st in states:
         engine.state, engine.icon_cache = st, {}
         for p in range(len(st["players"])):
@@ -266,15 +267,15 @@ def test_pile_and_board_summaries_read_as_the_builtins(edition):
                 for fname, whats in (("icons", cards.icons + [cards.hex]), ("cell_effects", cells), ("cell_values", cells)):
                     for what in whats:
                         want = B.IMPLEMENTATIONS[fname](engine, frame, what, pile)
-                        assert B.pile_read_of(engine, fname, what, p, color) == want, (fname, what, color)
+                        assert read[fname](engine, what, p, color) == want, (fname, what, color)
                         seen[fname] += bool(want)
             board = vm._zone(engine, p, "board")
             for fname in ("cell_effects", "cell_values"):
                 for what in cells:
                     assert B.board_read_of(engine, fname, what, p) == B.IMPLEMENTATIONS[fname](engine, frame, what, board)
     assert all(seen.values()), seen     # each read found something to count
-    assert B.pile_read_of(engine, "icons", cards.hex, None, cards.colors[0]) is None    # not a player: the builtins
-    assert B.pile_read_of(engine, "icons", cards.hex, 99, cards.colors[0]) is None
+    assert B.pile_icons_of(engine, cards.hex, None, cards.colors[0]) is None    # not a player: the builtins
+    assert B.pile_cell_values_of(engine, "bonus", 0, "mauve") is None            # no such pile: the builtins
 
 
 def test_manifest_expressions_same_on_both_tiers(monkeypatch):

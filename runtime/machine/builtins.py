@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..state.board import (board_table, hex_like, highest_top_value, locate, may_achieve, pile_ends, pile_icons,
-                           pile_summary, values)
+from ..state.board import (board_summaries, board_table, hex_like, highest_top_value, locate, may_achieve, pile_ends,
+                           pile_icons, values)
 from ..state.positions import draw_age
 from ..state.teams import players_from
 
@@ -117,29 +117,35 @@ def board_icons_of(e, f, icon, who):
     return table.get(icon, 0) if board else 0
 
 
-def _summary_read(cards, summary, fname: str, what):
-    """fname(what, cards) for the cards of one pile, from its summary (state/board.py)."""
-    if fname == "icons":
-        if what == cards.hex:
-            return summary.hexes
-        return 0 if what in cards.not_icons else summary.icons.get(what, 0)
-    if fname == "cell_effects":
-        return summary.effects.get(what, 0)
-    return list(summary.cells.get(what, ()))     # cell_values: a fresh list, as the builtin's
+def pile_icons_of(e, what, p, color):
+    """icons(what, pile(p, color)) from the pile's summary (state/board.py; the compiled tier calls this
+    for that pattern); None when the builtins must be asked."""
+    if p.__class__ is not int or what.__class__ is not str:
+        return None
+    summary = board_summaries(e.cards, e.state, p, e.icon_cache).get(color)
+    if summary is None:
+        return None
+    cards = e.cards
+    if what == cards.hex:
+        return summary.hexes
+    return 0 if what in cards.not_icons else summary.icons.get(what, 0)
 
 
-def pile_read_of(e, fname: str, what, p, color):
-    """fname(what, pile(p, color)) for icons, cell_effects and cell_values, read from the pile's summary
-    (the compiled tier calls this for that pattern); None when the builtins must be asked."""
-    if p.__class__ is not int or color.__class__ is not str or what.__class__ is not str:
+def pile_cell_effects_of(e, what, p, color):
+    """cell_effects(what, pile(p, color)) from the pile's summary; None when the builtins must be asked."""
+    if p.__class__ is not int or what.__class__ is not str:
         return None
-    players = e.state["players"]
-    if not 0 <= p < len(players):
+    summary = board_summaries(e.cards, e.state, p, e.icon_cache).get(color)
+    return None if summary is None else summary.effects.get(what, 0)
+
+
+def pile_cell_values_of(e, what, p, color):
+    """cell_values(what, pile(p, color)) from the pile's summary (a fresh list, as the builtin's); None
+    when the builtins must be asked."""
+    if p.__class__ is not int or what.__class__ is not str:
         return None
-    pile = players[p]["board"].get(color)
-    if pile is None:
-        return None
-    return _summary_read(e.cards, pile_summary(e.cards, pile), fname, what)
+    summary = board_summaries(e.cards, e.state, p, e.icon_cache).get(color)
+    return None if summary is None else list(summary.cells.get(what, ()))
 
 
 def board_read_of(e, fname: str, what, who):
@@ -147,16 +153,13 @@ def board_read_of(e, fname: str, what, who):
     order; None when the builtin must be asked."""
     if who.__class__ is not int or what.__class__ is not str:
         return None
-    players = e.state["players"]
-    if not 0 <= who < len(players):
-        return None
-    cards = e.cards
+    summaries = board_summaries(e.cards, e.state, who, e.icon_cache).values()
     if fname == "cell_effects":
-        return sum(pile_summary(cards, pile).effects.get(what, 0) for pile in players[who]["board"].values())
+        return sum(s.effects.get(what, 0) for s in summaries)
     out: list = []
-    for pile in players[who]["board"].values():
-        if pile["cards"]:
-            out += pile_summary(cards, pile).cells.get(what, ())
+    for s in summaries:
+        if s.cells:
+            out += s.cells.get(what, ())
     return out
 
 

@@ -210,7 +210,7 @@ def _block(code, consts, depth, start, end) -> list[str]:
             fname = consts[code[pc + 1][1]]
             fused.add(pc + 1)
             what, who, color = f"s{d - 3}", f"s{d - 2}", f"s{d - 1}"
-            lines += [f"pc = {pc}", f"_t = _pile_read(engine, {fname!r}, {what}, {who}, {color})", "if _t is None:",
+            lines += [f"pc = {pc}", f"_t = {_PILE_CALLS[fname]}(engine, {what}, {who}, {color})", "if _t is None:",
                       f"    {who} = IMPL['pile'](engine, frame, {who}, {color})", f"    pc = {pc + 1}",
                       f"    {what} = IMPL[{fname!r}](engine, frame, {what}, {who})", "else:", f"    {what} = _t"]
         elif op == O.BINARY:       # the VM's own operation, on the two stack values
@@ -297,7 +297,7 @@ _BOARD_CALLS = {("icons", 2): "_board_icons(engine, frame, {0}, {1})", ("colors"
                 ("cell_effects", 2): "_board_read(engine, 'cell_effects', {0}, {1})"}
 # Builtins of one pile, X(what, pile(p, colour)), read from the pile's summary (state/board.py): the special
 # conditions' counts per colour ("three icons of one kind in four colours") without building the pile's list.
-_PILE_CALLS = {"icons", "cell_effects", "cell_values"}
+_PILE_CALLS = {"icons": "_pile_icons", "cell_effects": "_pile_cell_effects", "cell_values": "_pile_cell_values"}
 
 
 def _board_call(ins, consts) -> bool:
@@ -315,7 +315,8 @@ def build(chunk: dict, name: str = "chunk", code=None):
     namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
                  "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of,
                  "_board_colors": builtins_impl.board_colors_of,
-                 "_board_read": builtins_impl.board_read_of, "_pile_read": builtins_impl.pile_read_of, "_binary": vm.BINARY, "CHUNK": chunk,
+                 "_board_read": builtins_impl.board_read_of, "_pile_icons": builtins_impl.pile_icons_of,
+                 "_pile_cell_effects": builtins_impl.pile_cell_effects_of, "_pile_cell_values": builtins_impl.pile_cell_values_of, "_binary": vm.BINARY, "CHUNK": chunk,
                  "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"]),
                  **{f"_op{op}": fn for op, fn in vm.SLOW.items()}}
     exec(code, namespace)

@@ -159,6 +159,22 @@ def pile_summary(cards: Cards, pile: dict) -> PileSummary:
     return out
 
 
+def board_summaries(cards: Cards, state: dict, p: int, cache: dict) -> dict:
+    """p's piles' summaries by colour, kept in an engine's derived cache while p's revision stands still
+    (as board_table): a condition that reads pile after pile finds them at once."""
+    revs = state.get("revs")
+    board = state["players"][p]["board"]
+    if revs is None:
+        return {color: pile_summary(cards, pile) for color, pile in board.items()}
+    key = ("summaries", p, revs[p])
+    out = cache.get(key)
+    if out is None:
+        if len(cache) > 4096:
+            cache.clear()
+        out = cache[key] = {color: pile_summary(cards, pile) for color, pile in board.items()}
+    return out
+
+
 def board_icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
     """icon_count from the piles' tables (icon_count itself recounts, for checking)."""
     return sum(pile_icons(cards, pile).get(icon, 0) for pile in state["players"][p]["board"].values())
