@@ -118,21 +118,24 @@ def translate(chunk: dict, name: str = "chunk") -> str:
     leaders = sorted(p for p in leaders if p in depth)
     nstack = max([d for d in depth.values()] + [chunk.get("max_stack", 0), 1]) + 1
     svars = [f"s{i}" for i in range(nstack)]
+    pure = all(ins[0] in _PURE for pc, ins in enumerate(code) if pc in depth)
     out = [f"def run(engine, frame):  # {name}",
            "    loc = frame['locals']",
            "    _st = frame['stack']",
            "    budget = engine.budget",
            f"    {' = '.join(svars)} = None",
            "    pc = blk = 0",
-           "    hand = -1",
-           "    try:",
-           "        while True:"]
+           "    hand = -1"]
+    if pure:   # nothing here moves a card: 'you's pile summaries are read once, at the first pile read
+        out += ["    _you, _ys = frame['you'], None", "    _hex, _noti = engine.cards.hex, engine.cards.not_icons"]
+    out += ["    try:",
+            "        while True:"]
     starts = set(leaders)
     for start in leaders:
         end = start + 1   # a block ends at the next leader or after a jump or a terminal instruction
         while end < len(code) and end not in starts and not _ends(code[end - 1]):
             end += 1
-        body = _block(code, consts, depth, start, end)
+        body = _block(code, consts, depth, start, end, pure)
         out.append(f"            if blk == {start}:")
         out += ["                " + line for line in body]
     out += ["    except vm.NeedDecision:   # an instruction of _MAY_ASK asks: the VM's frame at that pc",
@@ -182,7 +185,7 @@ def _goto(targets: list[int], here: int, expr: str) -> list[str]:
     return lines
 
 
-def _block(code, consts, depth, start, end) -> list[str]:
+def _block(code, consts, depth, start, end, pure=False) -> list[str]:
     ins0 = code[start]
     if ins0[0] in _HANDOVER or (ins0[0] not in _INLINE and ins0[0] not in _EMULATED and ins0[0] not in _MAY_ASK):
         return [f"hand = {start}", "break"]
@@ -210,7 +213,16 @@ def _block(code, consts, depth, start, end) -> list[str]:
             fname = consts[code[pc + 1][1]]
             fused.add(pc + 1)
             what, who, color = f"s{d - 3}", f"s{d - 2}", f"s{d - 1}"
-            lines += [f"pc = {pc}", f"_t = {_PILE_CALLS[fname]}(engine, {what}, {who}, {color})", "if _t is None:",
+            lines += [f"pc = {pc}"]
+            if pure:     # 'you's piles, from the summaries read once for the run
+                lines += ["_t = None", f"if {who} == _you and {who}.__class__ is int and {what}.__class__ is str:",
+                          "    if _ys is None:", "        _ys = _summaries(engine.cards, engine.state, _you, engine.icon_cache)",
+                          f"    _s = _ys.get({color})", "    if _s is not None:",
+                          "        _t = " + _SUMMARY_READS[fname].format(what=what),
+                          "if _t is None:", f"    _t = {_PILE_CALLS[fname]}(engine, {what}, {who}, {color})"]
+            else:
+                lines += [f"_t = {_PILE_CALLS[fname]}(engine, {what}, {who}, {color})"]
+            lines += ["if _t is None:",
                       f"    {who} = IMPL['pile'](engine, frame, {who}, {color})", f"    pc = {pc + 1}",
                       f"    {what} = IMPL[{fname!r}](engine, frame, {what}, {who})", "else:", f"    {what} = _t"]
         elif op == O.BINARY:       # the VM's own operation, on the two stack values
@@ -298,6 +310,12 @@ _BOARD_CALLS = {("icons", 2): "_board_icons(engine, frame, {0}, {1})", ("colors"
 # Builtins of one pile, X(what, pile(p, colour)), read from the pile's summary (state/board.py): the special
 # conditions' counts per colour ("three icons of one kind in four colours") without building the pile's list.
 _PILE_CALLS = {"icons": "_pile_icons", "cell_effects": "_pile_cell_effects", "cell_values": "_pile_cell_values"}
+# The same reads written out on a summary ``_s`` (as builtins_impl.pile_icons_of and the others read it)
+_SUMMARY_READS = {"icons": "_s.hexes if {what} == _hex else (0 if {what} in _noti else _s.icons.get({what}, 0))",
+                  "cell_effects": "_s.effects.get({what}, 0)", "cell_values": "list(_s.cells.get({what}, ()))"}
+# Instructions that never move a card nor ask: a chunk of these alone (a condition, a set's expression) reads
+# a state that stands still while it runs.
+_PURE = _INLINE | {O.ZONE_SET, O.ZONE_GLOBAL, O.NEG, O.IN}
 
 
 def _board_call(ins, consts) -> bool:
@@ -315,7 +333,7 @@ def build(chunk: dict, name: str = "chunk", code=None):
     namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
                  "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of,
                  "_board_colors": builtins_impl.board_colors_of,
-                 "_board_read": builtins_impl.board_read_of, "_pile_icons": builtins_impl.pile_icons_of,
+                 "_board_read": builtins_impl.board_read_of, "_summaries": builtins_impl.board_summaries, "_pile_icons": builtins_impl.pile_icons_of,
                  "_pile_cell_effects": builtins_impl.pile_cell_effects_of, "_pile_cell_values": builtins_impl.pile_cell_values_of, "_binary": vm.BINARY, "CHUNK": chunk,
                  "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"]),
                  **{f"_op{op}": fn for op, fn in vm.SLOW.items()}}
