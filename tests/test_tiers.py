@@ -291,7 +291,7 @@ def test_manifest_expressions_same_on_both_tiers(monkeypatch):
     assert len(chunks) >= 3
     values = {}
     for which in ("vm", "compiled"):
-        monkeypatch.setenv("INNOSCRIPT_TIER", which)
+        monkeypatch.setattr(X._Reader, "tier", which)
         values[which] = [X.run_chunk(cards, st, chunk, label, p)
                          for st in states for p in range(3) for label, chunk in chunks]
     assert values["vm"] == values["compiled"]

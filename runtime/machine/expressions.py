@@ -31,10 +31,10 @@ class _Reader:
     process's tier (INNOSCRIPT_TIER): its value is the same on both."""
 
     trace = None
+    tier = tier.default_tier()    # the process's (INNOSCRIPT_TIER), read once: asking the environment costs a run
 
     def __init__(self, cards, state):
         self.cards, self.state = cards, state
-        self.tier = tier.default_tier()
         self.budget = EXPRESSION_BUDGET
         self.icon_cache: dict = {}
 

@@ -119,6 +119,8 @@ def translate(chunk: dict, name: str = "chunk") -> str:
     nstack = max([d for d in depth.values()] + [chunk.get("max_stack", 0), 1]) + 1
     svars = [f"s{i}" for i in range(nstack)]
     pure = all(ins[0] in _PURE for pc, ins in enumerate(code) if pc in depth)
+    # a pure chunk of inline instructions alone keeps its locals in Python variables: nothing else reads the frame's
+    nlocals = len(chunk.get("locals", ())) if all(code[pc][0] in _INLINE for pc in depth) else None
     out = [f"def run(engine, frame):  # {name}",
            "    loc = frame['locals']",
            "    _st = frame['stack']",
@@ -126,6 +128,8 @@ def translate(chunk: dict, name: str = "chunk") -> str:
            f"    {' = '.join(svars)} = None",
            "    pc = blk = 0",
            "    hand = -1"]
+    if nlocals:
+        out.append(f"    {' = '.join(f'l{k}' for k in range(nlocals))} = None   # a fresh frame's")
     if pure:   # nothing here moves a card: 'you's pile summaries are read once, at the first pile read
         out += ["    _you, _ys = frame['you'], None", "    _hex, _noti = engine.cards.hex, engine.cards.not_icons"]
     out += ["    try:",
@@ -135,9 +139,10 @@ def translate(chunk: dict, name: str = "chunk") -> str:
         end = start + 1   # a block ends at the next leader or after a jump or a terminal instruction
         while end < len(code) and end not in starts and not _ends(code[end - 1]):
             end += 1
-        body = _block(code, consts, depth, start, end, pure)
+        body = _block(code, consts, depth, start, end, pure, nlocals)
         out.append(f"            if blk == {start}:")
         out += ["                " + line for line in body]
+    back = ["        " + x for x in _write_back(nlocals)]
     out += ["    except vm.NeedDecision:   # an instruction of _MAY_ASK asks: the VM's frame at that pc",
             "        frame['pc'] = pc",
             f"        _st[:] = ({', '.join(svars)},)[:DEPTH[pc]]",
@@ -149,11 +154,14 @@ def translate(chunk: dict, name: str = "chunk") -> str:
             "        raise",
             "    except vm.RuntimeFault:",
             "        engine.budget = budget",
+            *back,
             "        raise",
             "    except (TypeError, IndexError, KeyError, ValueError, AttributeError, ZeroDivisionError) as err:",
             "        engine.budget = budget",
+            *back,
             "        raise vm.python_fault(engine.cards, frame, CHUNK, pc, err) from None",
-            "    # the VM takes over at pc 'hand' with the stack as it is there",
+            "    # the VM takes over at pc 'hand' with the stack (and the locals) as they are there",
+            *["    " + x for x in _write_back(nlocals)],
             "    frame['pc'] = hand",
             f"    _st[:] = ({', '.join(svars)},)[:DEPTH[hand]]",
             "    engine.budget = budget",
@@ -173,6 +181,13 @@ _MOVING = {O.TRANSFER, O.DRAW, O.DRAW_SET, O.TRANSFER_SET, O.DRAW_NAMED, O.TRANS
            O.MOVE, O.MOVE_NAMED}
 
 
+def _write_back(nlocals) -> list[str]:
+    """The lines that put the Python variables of the locals back into the frame (none: they live there)."""
+    if not nlocals:
+        return []
+    return [f"loc[:] = [{', '.join(f'l{k}' for k in range(nlocals))}]"]
+
+
 def _ends(ins) -> bool:
     info = O.OPCODES[ins[0]]
     return info.jumps or info.terminal
@@ -185,7 +200,12 @@ def _goto(targets: list[int], here: int, expr: str) -> list[str]:
     return lines
 
 
-def _block(code, consts, depth, start, end, pure=False) -> list[str]:
+def _block(code, consts, depth, start, end, pure=False, nlocals=None) -> list[str]:
+    """One basic block's lines. ``pure``: the chunk moves no card; ``nlocals``: its locals live in Python
+    variables l0, l1, ... (written back to the frame whenever the function leaves)."""
+    def L(k):
+        return f"loc[{k}]" if nlocals is None else f"l{k}"
+
     ins0 = code[start]
     if ins0[0] in _HANDOVER or (ins0[0] not in _INLINE and ins0[0] not in _EMULATED and ins0[0] not in _MAY_ASK):
         return [f"hand = {start}", "break"]
@@ -234,9 +254,9 @@ def _block(code, consts, depth, start, end, pure=False) -> list[str]:
         elif op == O.DUP:
             lines.append(f"s{d} = {top}")
         elif op == O.LOAD:
-            lines.append(f"s{d} = loc[{ins[1]}]")
+            lines.append(f"s{d} = {L(ins[1])}")
         elif op == O.STORE:
-            lines.append(f"loc[{ins[1]}] = {top}")
+            lines.append(f"{L(ins[1])} = {top}")
         elif op == O.PLAYER:
             lines.append(f"s{d} = frame[{'you' if ins[1] == 0 else 'me'!r}]")
         elif op == O.NOT:
@@ -264,16 +284,16 @@ def _block(code, consts, depth, start, end, pure=False) -> list[str]:
             lines.append(f"s{d} = []")
         elif op == O.APPEND:      # as the VM: a list is added item by item
             slot = ins[1]
-            lines += [f"if loc[{slot}] is None:", f"    loc[{slot}] = []",
-                      f"if isinstance({top}, list):", f"    loc[{slot}].extend({top})",
-                      "else:", f"    loc[{slot}].append({top})"]
+            lines += [f"if {L(slot)} is None:", f"    {L(slot)} = []",
+                      f"if isinstance({top}, list):", f"    {L(slot)}.extend({top})",
+                      "else:", f"    {L(slot)}.append({top})"]
         elif op == O.ZONE:
             lines.append(f"pc = {pc}")
             lines.append(f"{top} = _zone(engine, {top}, {O.ENUMS['zone'][ins[1]]!r})")
         elif op == O.FOR_NEXT:
             lst, idx, var, single, target = ins[1:]
-            lines += [f"pc = {pc}", f"_l = loc[{lst}] or []", f"_i = loc[{idx}]", "if _i < len(_l):",
-                      f"    loc[{var}] = {'[_l[_i]]' if single else '_l[_i]'}", f"    loc[{idx}] = _i + 1"]
+            lines += [f"pc = {pc}", f"_l = {L(lst)} or []", f"_i = {L(idx)}", "if _i < len(_l):",
+                      f"    {L(var)} = {'[_l[_i]]' if single else '_l[_i]'}", f"    {L(idx)} = _i + 1"]
             lines += ["    " + x for x in _goto([pc + 1], start, str(pc + 1))]
             lines += ["else:"] + ["    " + x for x in _goto([target], start, str(target))]
         elif op in (O.JUMP, O.REPEAT):
@@ -282,9 +302,10 @@ def _block(code, consts, depth, start, end, pure=False) -> list[str]:
             yes, no = (pc + 1, ins[1]) if op == O.JUMP_IF_FALSE else (ins[1], pc + 1)
             lines += _goto([yes, no], start, f"{yes} if {top} else {no}")
         elif op == O.RETURN:
-            lines += [f"frame['pc'] = {pc}", "engine.budget = budget", "return 'done'"]
+            lines += [f"frame['pc'] = {pc}", "engine.budget = budget"] + _write_back(nlocals) + ["return 'done'"]
         elif op == O.RESULT:
-            lines += [f"frame['pc'] = {pc}", f"frame['result'] = {top}", "engine.budget = budget", "return 'done'"]
+            lines += [f"frame['pc'] = {pc}", f"frame['result'] = {top}", "engine.budget = budget"] + \
+                _write_back(nlocals) + ["return 'done'"]
         else:   # the VM's own implementation, on the frame's (otherwise empty) stack
             info = O.OPCODES[op]
             pops, pushes = O.stack_effect(info, ins[1:])
