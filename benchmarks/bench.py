@@ -1,6 +1,6 @@
 """InnoScript benchmarks, side by side with an older version of the code.
 
-    python benchmarks/bench.py                    # against the code before the speed work (bc56c75^)
+    python benchmarks/bench.py                    # against be9c4e2, the code before the design round of speed work
     python benchmarks/bench.py --baseline REF     # against any commit
     python benchmarks/bench.py --baseline none    # this tree only
     python benchmarks/bench.py --quick --json FILE
@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_BASELINE = "bc56c75^"
+DEFAULT_BASELINE = "be9c4e2"
 sys.path.insert(0, str(ROOT / "scripts"))
 from package_tree import lay_out  # noqa: E402  (the installed package's layout, from a checkout)
 
@@ -119,24 +119,25 @@ def task_help(runs):
     return {"help_s": median_time(lambda: subprocess.run(exe, capture_output=True), runs)}
 
 
-def _one_game(edition, bundle, bot, seed, fast=True):
-    """One 2-player game, a bot per seat, seeded as simulate seeds them: (the game, its decisions)."""
+def _one_game(edition, bundle, bot, seed, fast=True, players=2):
+    """One game, a bot per seat, seeded as simulate seeds them: (the game, its decisions)."""
     from innoscript.runtime import Game
     from innoscript.runtime.bots import BOTS, play_bots
-    g = Game.new(edition, 2, seed, bundle=bundle, fast=fast)
-    return g, play_bots(g, [BOTS[bot](seed * 7919 + p * 104729 + 2) for p in range(2)])
+    g = Game.new(edition, players, seed, bundle=bundle, fast=fast)
+    return g, play_bots(g, [BOTS[bot](seed * 7919 + p * 104729 + 2) for p in range(players)])
 
 
-def task_games(edition, sets, bot, games, fast=True):
-    """Complete 2-player games as `innoscript simulate` plays them (fast games, one bot per seat, seeded
-    as simulate seeds them); the digest of every game's outcome shows whether both sides played the same.
-    fast=False: as a server plays them, with the rollback snapshot and the undo record of every answer."""
+def task_games(edition, sets, bot, games, fast=True, players=2):
+    """Complete games (2 players unless told) as `innoscript simulate` plays them (fast games, one bot per
+    seat, seeded as simulate seeds them); the digest of every game's outcome shows whether both sides played
+    the same. fast=False: as a server plays them, with the rollback snapshot and the undo record of every
+    answer."""
     if sets and not _has_sets():
         return {}
     bundle = _bundle(edition, sets)
 
     def play(seed):
-        g, n = _one_game(edition, bundle, bot, seed, fast)
+        g, n = _one_game(edition, bundle, bot, seed, fast, players)
         return g.state["result"]["winners"], g.state["result"]["reason"], g.state["turn"]["number"], n
     play(10 ** 6)   # warm-up
     t = time.perf_counter()
@@ -309,17 +310,17 @@ def task_server(clients, answers, think):
     return {k: d[k] for k in ("answers_per_s", "p50_ms", "p99_ms", "max_ms")}
 
 
-def task_play(edition, games):
+def task_play(edition, games, sets=()):
     """Play `games` random 2-player games as task_games does, timing nothing (run under callgrind). A
     warm-up game comes first, as in task_games, with no games too: the run of none that is subtracted
     then holds the imports and what the first game of a process pays once."""
-    bundle = _bundle(edition)
+    bundle = _bundle(edition, sets)
     _one_game(edition, bundle, "random", 10 ** 6)
     return {"turns": sum(_one_game(edition, bundle, "random", seed)[0].state["turn"]["number"]
                          for seed in range(games))}
 
 
-def task_callgrind(edition, games):
+def task_callgrind(edition, games, sets=()):
     """Instructions executed per game and per turn of random games, counted by valgrind's callgrind: the
     count does not depend on what else the machine is doing, so it compares sides on a busy machine
     too. A run of no games is subtracted (start-up, imports, the bundle load, a warm-up game), and the
@@ -331,9 +332,12 @@ def task_callgrind(edition, games):
     counts, turns = [], 0
     worker = [sys.executable, str(Path(__file__).resolve()), "--worker"]
     # the same games once uncounted first: the caches on disk (bundle, compiled tier) as a second run has them
-    subprocess.run(worker + [json.dumps({"task": "play", "args": [edition, games]})], capture_output=True, check=True)
+    if sets and not _has_sets():
+        return {}
+    subprocess.run(worker + [json.dumps({"task": "play", "args": [edition, games, list(sets)]})], capture_output=True,
+                   check=True)
     for n in (0, games):
-        spec = json.dumps({"task": "play", "args": [edition, n]})
+        spec = json.dumps({"task": "play", "args": [edition, n, list(sets)]})
         r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + worker + [spec],
                            capture_output=True, text=True)
         found = re.search(r"Collected : (\d+)", r.stderr)
@@ -424,7 +428,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="few games and one round (a smoke test)")
     ap.add_argument("--baseline", default=DEFAULT_BASELINE,
-                    help=f"the commit to compare with (default: {DEFAULT_BASELINE}, the code before the speed "
+                    help=f"the commit to compare with (default: {DEFAULT_BASELINE}, the code before the design round of the speed "
                          "work); 'none' for this tree only")
     ap.add_argument("--compiled", metavar="DIR", help="also measure the compiled build in DIR (scripts/build-compiled)")
     ap.add_argument("--rounds", type=int, help="alternations per figure (default: 3, 1 with --quick)")
@@ -437,7 +441,8 @@ def main() -> None:
     quick = args.quick
     rounds = args.rounds or (1 if quick else 3)
     runs = 2 if quick else 3
-    games = {"base": 4 if quick else 50, "echoes": 2 if quick else 16, "greedy": 3 if quick else 20}
+    games = {"base": 4 if quick else 50, "echoes": 2 if quick else 16, "greedy": 3 if quick else 20,
+             "players": 3 if quick else 30}
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
@@ -478,6 +483,12 @@ def main() -> None:
                 plan.append((f"instructions_{ed}", "callgrind", [ed, 2 if quick else 10]))
         for ed in ("3e", "4e"):
             plan.append((f"random_{ed}_echoes", "games", [ed, ["echoes"], "random", games["echoes"]]))
+        for ed in ("3e", "4e"):   # what a turn with Echoes costs against a base turn, by instructions
+            if not quick or (args.only and f"instructions_{ed}_echoes" in args.only.split(",")):
+                plan.append((f"instructions_{ed}_echoes", "callgrind", [ed, 2 if quick else 6, ["echoes"]]))
+        for ed in ("3e", "4e"):   # how the cost grows with the players
+            for n in (3, 4):
+                plan.append((f"random_{ed}_p{n}", "games", [ed, [], "random", games["players"], True, n]))
         plan += [("random_3e_rollback", "games", ["3e", [], "random", games["base"], False]),
                  ("greedy_3e", "games", ["3e", [], "greedy", games["greedy"]]),
                  ("greedy_4e", "games", ["4e", [], "greedy", games["greedy"]]),
@@ -527,6 +538,17 @@ def main() -> None:
                 row["compiled_same_games"] = fig["new"]["digest"] == fig["compiled"].get("digest")
         side_by_side[label] = row
     out["side_by_side"] = side_by_side
+    # a turn with Echoes against a base turn, per side: by instructions (exact) and by the clock
+    ratios: dict = {}
+    for ed in ("3e", "4e"):
+        for side in ("old", "new", "compiled"):
+            base, echoes = figures.get(f"instructions_{ed}", {}).get(side), figures.get(f"instructions_{ed}_echoes", {}).get(side)
+            if base and echoes and base.get("minstr_per_turn") and echoes.get("minstr_per_turn"):
+                ratios.setdefault(ed, {})[f"{side}_by_instructions"] = round(echoes["minstr_per_turn"] / base["minstr_per_turn"], 2)
+            base, echoes = figures.get(f"random_{ed}", {}).get(side), figures.get(f"random_{ed}_echoes", {}).get(side)
+            if base and echoes and base.get("turns_per_s") and echoes.get("turns_per_s"):
+                ratios.setdefault(ed, {})[f"{side}_by_clock"] = round(base["turns_per_s"] / echoes["turns_per_s"], 2)
+    out["echoes_turn_cost"] = ratios
     text = json.dumps(out, indent=2)
     print(text)
     if args.json:

@@ -17,6 +17,9 @@ def test_benchmarks_run(tmp_path):
                 "help_s", "vm_instructions_per_second", "games_per_second_3e", "games_per_second_4e"):
         assert data[key] > 0, key
     assert set(data["vm_vs_python"]) == {"Writing", "Metalworking", "Clothing", "Pottery", "Mysticism"}
+    for ed in ("3e", "4e"):     # the player counts, and a turn with Echoes against a base turn
+        assert data[f"games_per_second_{ed}_p3"] > 0 and data[f"games_per_second_{ed}_p4"] > 0
+        assert data["echoes_turn_cost"][ed]["new_by_clock"] > 0
 
 
 def test_instruction_counts_subtract_the_start_up(tmp_path, monkeypatch):
