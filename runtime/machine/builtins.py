@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from ..state.board import (board_summaries, board_table, hex_like, highest_top_value, locate, may_achieve, pile_ends,
+from ..state.board import (board_summaries, board_table, highest_top_value, locate, may_achieve, pile_ends,
                            pile_icons, values)
 from ..state.positions import draw_age
 from ..state.teams import players_from
@@ -180,7 +180,7 @@ def _count_icons(e, cs) -> dict:
     """Every icon the cards show, in one pass: visible icons for board cards, printed ones elsewhere; the
     hex's count (under its own name) takes in every visible hex-like icon too."""
     cards = e.cards
-    hexes = hex_like(cards)
+    hexes = cards.hex_like
     places = _board_places(e)
     counts: dict = {}
     for c in cs:

@@ -106,15 +106,6 @@ def pile_icons(cards: Cards, pile: dict) -> dict:
     return table
 
 
-def hex_like(cards: Cards) -> set:
-    """The hex and the icons the sets in play count as the hex (music notes)."""
-    if not hasattr(cards, "hex_like"):
-        cards.hex_like = {cards.hex} | {name for n in cards.set_names
-                                        for name, spec in cards.bundle["sets"][n]["manifest"].get("icons", {}).items()
-                                        if spec.get("counts_as") == cards.hex}
-    return cards.hex_like
-
-
 class PileSummary(NamedTuple):
     """What one pile shows, as the builtins count it: ``icons`` (pile_icons' table), ``hexes`` (the visible
     hex-like cells: the hex's count), ``cells`` (value cell -> the values shown, top card first) and
@@ -139,8 +130,8 @@ def pile_summary(cards: Cards, pile: dict) -> PileSummary:
     out = memo.get(key)
     if out is not None:
         return out
-    hexes, cells, effects = 0, {}, {}
-    like = hex_like(cards)
+    hexes, cells, effects = 0, {}, {}   # type: int, dict, dict
+    like = cards.hex_like
     for i, cid in enumerate(cs if len(key) == 2 else cs[:1]):
         shown = cards.visible_positions(cid, splay, i == 0)
         printed, numbers = cards.printed[cid], cards.cell_values[cid]

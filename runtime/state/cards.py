@@ -98,6 +98,10 @@ class Cards:
             for w, spec in sorted(bundle["sets"][n]["manifest"].get("cells", {}).items()):
                 self.cells[w] = {**self.cells.get(w, {}), **spec}
         self.not_icons = frozenset([w for w, spec in self.cells.items() if not spec.get("counts_as_icon")] + [None])
+        # the hex and the icons the sets in play count as the hex (music notes): icons(hex, ...) counts them all
+        self.hex_like: set = {self.hex} | {name for n in self.set_names
+                                          for name, spec in bundle["sets"][n]["manifest"].get("icons", {}).items()
+                                          if spec.get("counts_as") == self.hex}
         self.icons = self.icons + [w for w in sorted(self.cells) if w not in self.not_icons and w not in self.icons]
         # each scoring cell's compiled score (runtime/machine/expressions.py), from the first set that gives one
         self.cell_scores: dict[str, tuple[str, dict]] = {}
