@@ -118,7 +118,9 @@ def translate(chunk: dict, name: str = "chunk") -> str:
     leaders = sorted(p for p in leaders if p in depth)
     nstack = max([d for d in depth.values()] + [chunk.get("max_stack", 0), 1]) + 1
     svars = [f"s{i}" for i in range(nstack)]
-    pure = all(ins[0] in _PURE for pc, ins in enumerate(code) if pc in depth)
+    # a chunk that moves no card and reads piles: 'you's pile summaries are fetched once for the run
+    pure = all(ins[0] in _PURE for pc, ins in enumerate(code) if pc in depth) and \
+        any(_pile_read(code, consts, pc) for pc in depth)
     # a pure chunk of inline instructions alone keeps its locals in Python variables: nothing else reads the frame's
     nlocals = len(chunk.get("locals", ())) if all(code[pc][0] in _INLINE for pc in depth) else None
     out = [f"def run(engine, frame):  # {name}",
@@ -130,7 +132,7 @@ def translate(chunk: dict, name: str = "chunk") -> str:
            "    hand = -1"]
     if nlocals:
         out.append(f"    {' = '.join(f'l{k}' for k in range(nlocals))} = None   # a fresh frame's")
-    if pure:   # nothing here moves a card: 'you's pile summaries are read once, at the first pile read
+    if pure:   # 'you's pile summaries are read once, at the first pile read
         out += ["    _you, _ys = frame['you'], None", "    _hex, _noti = engine.cards.hex, engine.cards.not_icons"]
     out += ["    try:",
             "        while True:"]
@@ -227,7 +229,7 @@ def _block(code, consts, depth, start, end, pure=False, nlocals=None) -> list[st
             lines += [f"pc = {pc}", f"_t = {_BOARD_CALLS[fname, argc].format(*args)}", "if _t is None:",
                       f"    {top} = _zone(engine, {top}, 'board')", f"    pc = {pc + 1}",
                       f"    {args[0]} = IMPL[{fname!r}](engine, frame, {', '.join(args)})", "else:", f"    {args[0]} = _t"]
-        elif op == O.CALL and (consts[ins[1]], ins[2]) == ("pile", 2) and pc + 1 < end and _pile_call(code[pc + 1], consts):
+        elif pc + 1 < end and _pile_read(code, consts, pc):
             # X(what, pile(p, colour)) read from the pile's summary (_PILE_CALLS); when that says None, the
             # two calls as they are
             fname = consts[code[pc + 1][1]]
@@ -343,8 +345,11 @@ def _board_call(ins, consts) -> bool:
     return ins[0] == O.CALL and (consts[ins[1]], ins[2]) in _BOARD_CALLS
 
 
-def _pile_call(ins, consts) -> bool:
-    return ins[0] == O.CALL and ins[2] == 2 and consts[ins[1]] in _PILE_CALLS
+def _pile_read(code, consts, pc) -> bool:
+    """Whether pc calls pile(p, colour) and the next instruction one of _PILE_CALLS on it."""
+    ins, nxt = code[pc], code[pc + 1] if pc + 1 < len(code) else None
+    return ins[0] == O.CALL and (consts[ins[1]], ins[2]) == ("pile", 2) and nxt is not None and \
+        nxt[0] == O.CALL and nxt[2] == 2 and consts[nxt[1]] in _PILE_CALLS
 
 
 def build(chunk: dict, name: str = "chunk", code=None):
