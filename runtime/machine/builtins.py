@@ -117,12 +117,18 @@ def board_icons_of(e, f, icon, who):
     return table.get(icon, 0) if board else 0
 
 
-def pile_icons_of(e, what, p, color):
-    """icons(what, pile(p, color)) from the pile's summary (state/board.py; the compiled tier calls this
-    for that pattern); None when the builtins must be asked."""
+def _summary_of(e, what, p, color):
+    """The summary of p's pile of this colour for a read of ``what`` (state/board.py), or None when the
+    builtins must be asked (not a player, not a name, no such pile)."""
     if p.__class__ is not int or what.__class__ is not str:
         return None
-    summary = board_summaries(e.cards, e.state, p, e.icon_cache).get(color)
+    return board_summaries(e.cards, e.state, p, e.icon_cache).get(color)
+
+
+def pile_icons_of(e, what, p, color):
+    """icons(what, pile(p, color)) from the pile's summary (the compiled tier calls this for that pattern);
+    None when the builtins must be asked."""
+    summary = _summary_of(e, what, p, color)
     if summary is None:
         return None
     cards = e.cards
@@ -133,18 +139,14 @@ def pile_icons_of(e, what, p, color):
 
 def pile_cell_effects_of(e, what, p, color):
     """cell_effects(what, pile(p, color)) from the pile's summary; None when the builtins must be asked."""
-    if p.__class__ is not int or what.__class__ is not str:
-        return None
-    summary = board_summaries(e.cards, e.state, p, e.icon_cache).get(color)
+    summary = _summary_of(e, what, p, color)
     return None if summary is None else summary.effects.get(what, 0)
 
 
 def pile_cell_values_of(e, what, p, color):
     """cell_values(what, pile(p, color)) from the pile's summary (a fresh list, as the builtin's); None
     when the builtins must be asked."""
-    if p.__class__ is not int or what.__class__ is not str:
-        return None
-    summary = board_summaries(e.cards, e.state, p, e.icon_cache).get(color)
+    summary = _summary_of(e, what, p, color)
     return None if summary is None else list(summary.cells.get(what, ()))
 
 

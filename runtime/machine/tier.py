@@ -358,9 +358,10 @@ def build(chunk: dict, name: str = "chunk", code=None):
         code = compile(translate(chunk, name), f"<innoscript {name}>", "exec")
     namespace = {"vm": vm, "builtins_impl": builtins_impl, "IMPL": builtins_impl.IMPLEMENTATIONS,
                  "_num": vm._num, "_zone": vm._zone, "_board_icons": builtins_impl.board_icons_of,
-                 "_board_colors": builtins_impl.board_colors_of,
-                 "_board_read": builtins_impl.board_read_of, "_summaries": builtins_impl.board_summaries, "_pile_icons": builtins_impl.pile_icons_of,
-                 "_pile_cell_effects": builtins_impl.pile_cell_effects_of, "_pile_cell_values": builtins_impl.pile_cell_values_of, "_binary": vm.BINARY, "CHUNK": chunk,
+                 "_board_colors": builtins_impl.board_colors_of, "_board_read": builtins_impl.board_read_of,
+                 "_summaries": builtins_impl.board_summaries, "_pile_icons": builtins_impl.pile_icons_of,
+                 "_pile_cell_effects": builtins_impl.pile_cell_effects_of,
+                 "_pile_cell_values": builtins_impl.pile_cell_values_of, "_binary": vm.BINARY, "CHUNK": chunk,
                  "INS": [list(i) for i in chunk["code"]], "DEPTH": _depths(chunk["code"]),
                  **{f"_op{op}": fn for op, fn in vm.SLOW.items()}}
     exec(code, namespace)

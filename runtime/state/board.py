@@ -88,12 +88,17 @@ def icon_count(cards: Cards, state: dict, p: int, icon: str) -> int:
     return n
 
 
+def _pile_key(cs: list, splay: str) -> tuple:
+    """What a pile shows depends on: its top card alone when unsplayed (whatever lies below), else all its
+    cards and the splay. The memos of piles (icon tables, summaries) are kept by it."""
+    return (cs[0],) if cs and splay == "none" else (tuple(cs), splay)
+
+
 def pile_icons(cards: Cards, pile: dict) -> dict:
     """Every icon a pile shows, counted once per pile content and splay: a move or splay changes
     one pile, so a player's icon table is the sum of a few memoised entries."""
     cs, splay = pile["cards"], pile["splay"]
-    # unsplayed, a pile shows its top card alone, whatever lies below
-    key = (cs[0],) if cs and splay == "none" else (tuple(cs), splay)
+    key = _pile_key(cs, splay)
     table = cards.pile_icons.get(key)
     if table is None:
         table = {}
@@ -125,7 +130,7 @@ def pile_summary(cards: Cards, pile: dict) -> PileSummary:
     cs, splay = pile["cards"], pile["splay"]
     if not cs:
         return _EMPTY
-    key = (cs[0],) if splay == "none" else (tuple(cs), splay)
+    key = _pile_key(cs, splay)
     memo = cards.pile_summaries
     out = memo.get(key)
     if out is not None:
