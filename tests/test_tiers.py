@@ -297,3 +297,24 @@ def test_manifest_expressions_same_on_both_tiers(monkeypatch):
     assert values["vm"] == values["compiled"]
     assert len(set(map(str, values["vm"]))) > 2      # the expressions vary over the states
     assert any(fn is not None for _, fn in tier._expressions.values())
+
+
+def test_card_location_index_answers_as_a_scan():
+    """The card-location index (a hint kept by the move primitives, checked before use) gives every card's
+    place as a scan of the whole position does, along games with every set, and across games whose
+    positions it was not kept for; a wrong or foreign hint costs a scan, never a wrong answer."""
+    from innoscript.runtime.state import board as Bd
+    engine, states = _states("4e", ("artifacts", "cities", "echoes", "unseen"), range(2), every=7)
+    _, other = _states("3e", (), range(1), every=11)
+    n = len(engine.cards.cards)
+    zones = set()
+    for st in states + other:
+        for cid in range(n):
+            want = Bd.scan_location(st, cid)
+            assert Bd.locate(st, cid) == want and Bd.locate(st, cid) == want, cid
+            zones.add(want[0])
+    assert {"hand", "score", "board", "supply", "achievements"} <= zones
+    Bd.note_location(0, ("board", 7, "mauve"))                   # a hint no position has
+    assert Bd.locate(states[0], 0) == Bd.scan_location(states[0], 0)
+    Bd.note_location(0, ("hand", 1, None))                        # a hint naming the wrong list
+    assert Bd.locate(states[-1], 0) == Bd.scan_location(states[-1], 0)

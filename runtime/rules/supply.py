@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 
 from ..machine.expressions import draw_set
+from ..state.board import note_location
 from ..state.cards import Cards
 from ..state.positions import draw_age, supply_pile, supply_piles
 from . import sets
@@ -82,6 +83,7 @@ class Supply:
             self.end_by_score()
         cid, name = take(self.cards, st, p, age, from_set)
         st["players"][p]["hand"].append(cid)
+        note_location(cid, ("hand", p, None))
         if name == "base":
             self.emit("draw", player=p, card=cid, age=age)
         else:

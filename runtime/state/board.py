@@ -2,7 +2,11 @@
 
 Nothing here changes the state (runtime/state/positions.py moves cards).  The
 icon counts are kept per pile content in the card table's memo
-(``Cards.pile_icons``), since a board changes one pile at a time.
+(``Cards.pile_icons``), since a board changes one pile at a time.  Where a
+card is comes from the card-location index, a card -> place hint that the
+move primitives keep as cards arrive and that is checked against the list it
+names before it is trusted; a miss indexes the whole position (a loaded or
+another game's), so the saved game holds nothing more.
 """
 from __future__ import annotations
 
@@ -11,9 +15,84 @@ from typing import NamedTuple
 from .cards import Cards
 
 
+# card -> where it was last put or found: the card-location index. A hint, never trusted unread: it is
+# checked against the one list it names before it is used, so a move made past the primitives, a restored
+# state or another game's position (ids are per bundle, the index per process) costs a scan, never a wrong
+# answer. runtime/state/positions.py's place() keeps it as cards arrive; locate() fills it on a miss.
+_where: dict[int, tuple] = {}
+
+
 def locate(state: dict, cid: int):
     """(zone, player, colour) of a card; player/colour are None where not meaningful. A card in a
     set's zone is (the zone's name, player, None); in a set's game-wide zone (the zone's name, None, None)."""
+    hint = _where.get(cid)
+    if hint is not None and _holds(state, hint, cid):
+        return hint
+    index_position(state)          # a miss: this is another position, or a new one; index it whole
+    hint = _where.get(cid)
+    if hint is not None and _holds(state, hint, cid):
+        return hint
+    found = _where[cid] = scan_location(state, cid)   # in no place (or a corrupt position's)
+    return found
+
+
+def _holds(state: dict, where: tuple, cid: int) -> bool:
+    try:
+        return cid in place_list(state, where)
+    except (KeyError, IndexError, TypeError):   # the hint is another position's
+        return False
+
+
+def index_position(state: dict) -> None:
+    """Note every card of a position where it is (the index derived from the state, as on a load)."""
+    w = _where
+    for p, pl in enumerate(state["players"]):
+        for zone in ("hand", "score", "achievements"):
+            for c in pl[zone]:
+                w[c] = (zone, p, None)
+        for color, pile in pl["board"].items():
+            for c in pile["cards"]:
+                w[c] = ("board", p, color)
+        for name, zone in pl.get("zones", {}).items():
+            for c in zone:
+                w[c] = (name, p, None)
+    for age, pile in state["supply"].items():
+        for c in pile:
+            w[c] = ("supply", None, age)
+    for name, piles in state.get("set_supply", {}).items():
+        for age, pile in piles.items():
+            for c in pile:
+                w[c] = ("supply", None, (name, age))
+    for name, zone in state.get("zones", {}).items():
+        for c in zone:
+            w[c] = (name, None, None)
+    for zone, cs in (("available", state["available"]["standard"]), ("junk", state["junk"]), ("removed", state["removed"])):
+        for c in cs:
+            w[c] = (zone, None, None)
+
+
+def note_location(cid: int, where: tuple) -> None:
+    """A move put the card here (the index's update by the move primitives)."""
+    _where[cid] = where
+
+
+def place_list(state: dict, where: tuple) -> list:
+    """The list of card ids a location (as ``locate`` gives it) names."""
+    zone, p, key = where
+    if zone == "board":
+        return state["players"][p]["board"][key]["cards"]
+    if zone == "supply":
+        return state["set_supply"][key[0]][key[1]] if isinstance(key, tuple) else state["supply"][key]
+    if zone == "available":
+        return state["available"]["standard"]
+    if p is None:
+        return state[zone] if zone in ("junk", "removed") else state["zones"][zone]
+    pl = state["players"][p]
+    return pl[zone] if zone in ("hand", "score", "achievements") else pl["zones"][zone]
+
+
+def scan_location(state: dict, cid: int):
+    """``locate`` without the index: every place in order (the reference the index is checked against)."""
     for p, pl in enumerate(state["players"]):
         if cid in pl["hand"]:
             return ("hand", p, None)

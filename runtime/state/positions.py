@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .board import locate
+from .board import locate, note_location
 from .cards import Cards
 
 # ---------------------------------------------------------------- set-up
@@ -141,7 +141,7 @@ def remove_from_anywhere(state: dict, cid: int):
 
 
 def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom: bool = False) -> None:
-    """Put a card (already out of its old zone) into a zone."""
+    """Put a card (already out of its old zone) into a zone, and note where in the card-location index."""
     bump(state, None if zone in _UNREVISED else p)
     if zone == "board":
         note_boards(state, cid, "board", p, arriving=True)
@@ -150,18 +150,20 @@ def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom:
             pile["cards"].append(cid)
         else:
             pile["cards"].insert(0, cid)
+        note_location(cid, ("board", p, cards.color[cid]))
     elif zone == "supply":   # back to the bottom of its own set's pile
-        supply_pile(state, cards.set[cid], str(cards.age[cid])).append(cid)
-    elif zone in ("junk", "removed"):
-        state[zone].append(cid)
-    elif zone == "available":
-        state["available"]["standard"].append(cid)
+        set_name, age = cards.set[cid], str(cards.age[cid])
+        supply_pile(state, set_name, age).append(cid)
+        note_location(cid, ("supply", None, age if set_name == "base" else (set_name, age)))
+    elif zone in ("junk", "removed", "available"):
+        (state["available"]["standard"] if zone == "available" else state[zone]).append(cid)
+        note_location(cid, (zone, None, None))
     elif zone in cards.shared_zones:   # a set's game-wide zone: nobody's
         state["zones"][zone].append(cid)
-    elif zone in cards.zones:
-        state["players"][p]["zones"][zone].append(cid)
+        note_location(cid, (zone, None, None))
     else:
-        state["players"][p][zone].append(cid)
+        (state["players"][p]["zones"][zone] if zone in cards.zones else state["players"][p][zone]).append(cid)
+        note_location(cid, (zone, p, None))
 
 
 def supply_pile(state: dict, set_name: str, age: str) -> list:
