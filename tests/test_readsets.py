@@ -28,6 +28,8 @@ READS = [
     ("any opponents have (points(them) > 3)", ["players", "score:all"]),
     ("count(available achievements) > 2", ["available"]),
     ("achievements(you) >= 2", ["achievements:all"]),   # pooled in team games
+    ("highest_value(values_of(your hand)) > 3", ["hand:you"]),          # pure over its arguments
+    ("turn_number() > 2 and drawn_this_turn(you) == 0", ["drawn:you", "turn"]),
 ]
 
 
@@ -144,3 +146,24 @@ def test_the_revision_counter_moves_with_the_board_alone(bundle):
     moved = list(revs)
     engine._put(0, engine.state["players"][0]["board"]["red"]["cards"][0], "return")
     assert revs[0] != moved[0]                  # a card leaving the board
+
+
+def test_every_sets_manifest_expression_is_kept():
+    """Each manifest expression of every set (a cell's score or achievements, a draw rule, a zone's limit, a
+    set action's cards) reads what can be compared, so its value is kept and not run at every reading (a
+    set costs what it adds). A new expression that reads anything at all fails here until its builtins
+    are classified."""
+    from innoscript.runtime.state import fingerprints
+    for edition, sets in (("3e", ["artifacts", "cities", "echoes"]), ("4e", ["artifacts", "cities", "echoes", "unseen"])):
+        b = load_bundle(edition, sets=sets)
+        chunks = []
+        for name, s in b["sets"].items():
+            chunks += [(f"{name} draw_rule", s["draw_rule"])] if s.get("draw_rule") else []
+            for key in ("cell_scores", "cell_achievements"):
+                chunks += [(f"{name} {key} {c}", ch) for c, ch in s.get(key, {}).items()]
+            chunks += [(f"{name} action {a}", spec["cards"]) for a, spec in s.get("actions", {}).items()]
+            chunks += [(f"{name} zone {z}", spec["limit"]) for z, spec in s.get("zones", {}).items()
+                       if isinstance(spec, dict) and isinstance(spec.get("limit"), dict)]
+        assert len(chunks) >= 5, edition
+        unkept = [label for label, ch in chunks if not fingerprints.comparable(read_set(ch))]
+        assert unkept == [], (edition, unkept)

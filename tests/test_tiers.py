@@ -318,3 +318,50 @@ def test_card_location_index_answers_as_a_scan():
     assert Bd.locate(states[0], 0) == Bd.scan_location(states[0], 0)
     Bd.note_location(0, ("hand", 1, None))                        # a hint naming the wrong list
     assert Bd.locate(states[-1], 0) == Bd.scan_location(states[-1], 0)
+
+
+def test_values_kept_by_revision_equal_a_fresh_run():
+    """The sets' expressions kept in an engine's derived cache by revision counters (scores, draw rules,
+    derived achievements, a set action's cards) equal a fresh run at every decision of games with every
+    set, a team game too; a restore drops them."""
+    from innoscript.runtime.machine import expressions as X
+    checked = 0
+    for edition, sets, players, options in (("4e", ("artifacts", "cities", "echoes", "unseen"), 3, None),
+                                             ("3e", ("cities", "echoes"), 4, {"teams": "1+3"})):
+        bundle = load_bundle(edition, sets=sets)
+        for seed in range(2):
+            game = Game.new(edition, players, seed, bundle=bundle, fast=True, **({"options": options} if options else {}))
+            bots = [RandomBot(seed * 7 + p) for p in range(players)]
+            eng, cards = game.engine, game.cards
+            while not game.over:
+                st = eng.state
+                for p in range(players):
+                    assert X.points(cards, st, p, eng.icon_cache) == X.points(cards, st, p), (seed, p)
+                    assert X.held_achievements(cards, st, p, eng.icon_cache) == X.held_achievements(cards, st, p)
+                    assert X.draw_set(cards, st, p, eng.icon_cache) == X.draw_set(cards, st, p)
+                    for name, spec in cards.set_actions.items():
+                        label = f"{spec['set']}:actions/{name}/cards"
+                        assert X.kept_value(cards, st, spec["cards"], label, p, eng.icon_cache) == \
+                            X.run_chunk(cards, st, spec["cards"], label, p)
+                    checked += 1
+                game.apply(bots[game.decision["player"]].answer(game.decision, game.cards))
+    assert checked > 1000
+
+
+def test_a_kept_flag_follows_an_opponents_board():
+    """A derived achievement that reads every board (Cities' flag) is kept by every player's revision: the
+    opponent's splay that outnumbers the flag's pile is seen at the next reading."""
+    from innoscript.runtime.machine import expressions as X
+    from innoscript.runtime.state import positions
+    from innoscript.runtime.tools.scenario import build_state
+    data = {"edition": "4e", "sets": ["cities"], "players": 2,
+            "setup": {"players": [{"board": {"red": ["Algiers"]}},
+                                  {"board": {"red": ["Archery", "Oars"]}, "hand": ["Metalworking"]}]}}
+    engine = build_state(data, load_bundle("4e", sets=["cities"]))
+    cards, st, keep = engine.cards, engine.state, engine.icon_cache
+    assert X.derived_achievements(cards, st, 0, keep) == 1      # one visible red card against one
+    metalworking = cards.by_name["Metalworking"]
+    positions.remove_from_anywhere(st, metalworking)
+    positions.place(cards, st, metalworking, "board", 1, bottom=True)
+    st["players"][1]["board"]["red"]["splay"] = "left"
+    assert X.derived_achievements(cards, st, 0, keep) == X.derived_achievements(cards, st, 0) == 0

@@ -15,7 +15,7 @@ A read is ``"<zone>:you"`` (the candidate's own hand, score, board,
 achievements, revealed cards or ``counters``: scored/tucked this turn),
 ``"<zone>:all"`` (every player's; ``zones`` is a player's set zones, the forecast), a shared zone (``junk``, ``available``,
 ``specials``, ``supply``, ``shared``: the sets' game-wide zones), ``players`` (who is still in the game, teams,
-turn order), ``action`` (the dogma action's variables) or ``*`` (anything:
+turn order), ``turn`` (the turn's number), ``action`` (the dogma action's variables) or ``*`` (anything:
 always re-test).  Board reads include splays, so icon counts are covered.
 
 Builtins are classified below by what they read besides their arguments;
@@ -41,7 +41,7 @@ _BUILTIN_READS = {
     "icons": "position", "top": "position", "owner": "position",
     "pile": ("player", "board"), "splay_of": ("player", "board"), "points": ("player", "score"),
     "scored_this_turn": ("player", "counters"), "tucked_this_turn": ("player", "counters"),
-    "drawn_this_turn": ("player", "drawn"),     # turn_number, left_of, right_of: not here, they read "*"
+    "drawn_this_turn": ("player", "drawn"),     # left_of, right_of: not here, they read "*"
     # achievements are pooled in some games (teams): every player's may count
     "achievements": ("all", "achievements"),
     "splayed": ("you", "board"),
@@ -50,7 +50,8 @@ _BUILTIN_READS = {
     "cell_at": "pure", "icon_at": "pure", "cell_count": "position", "cell_printed": "pure",
     "visible_cards": ("player", "board"),
     "cell_values": "position", "cell_effects": "position", "highest_splay": ("player", "board"),
-    "hex_position": "pure",
+    "hex_position": "pure", "highest_value": "pure", "lowest_value": "pure", "featured_icon": "pure",
+    "turn_number": "game:turn",      # the turn's number: a read of the game's own
     # cell_score runs a set's expression, which may read anything: it is not here, so it reads "*"
 }
 _ZONE_READ = {"hand": "hand", "score": "score", "board": "board", "top": "board", "achievements": "achievements",
@@ -158,6 +159,8 @@ def read_set(chunk: dict) -> list[str]:
                 if kind == EVERYTHING:
                     reads.add(EVERYTHING)
                     out = [UNKNOWN]
+                elif isinstance(kind, str) and kind.startswith("game:"):
+                    reads.add(kind[5:])
                 elif kind == "keep":
                     out = [args[0] if args else UNKNOWN]
                 elif kind == "position":

@@ -209,14 +209,14 @@ class Achievements:
         for pl in st["players"]:
             held += len(pl["achievements"])
         if self.cards.cell_achievements:      # what the players' cells count as (Cities' flags)
-            held += sum(derived_achievements(self.cards, st, p) for p in range(len(st["players"])))
+            held += sum(derived_achievements(self.cards, st, p, self.icon_cache) for p in range(len(st["players"])))
         if held < self._least_needed():
             return   # the common case: fewer achievements in play than any table needs
         need = self.achievements_needed()
         if held < need:
             return   # no one (no team, pooled) has enough
         order = self.tie_order()
-        count = {p: held_achievements(self.cards, st, p) for p in order}   # a team's are pooled
+        count = {p: held_achievements(self.cards, st, p, self.icon_cache) for p in order}   # a team's are pooled
         reached = [p for p in order if count[p] >= need]
         if reached:
             most = max(count[p] for p in reached)
@@ -257,11 +257,11 @@ class Achievements:
         st = self.state
         # an eliminated player cannot win
         sides = [t[0] for t in teams.teams_of(st) if any(not st["players"][q].get("eliminated") for q in t)]
-        scores = [team_points(self.cards, st, p) for p in sides]
+        scores = [team_points(self.cards, st, p, self.icon_cache) for p in sides]
         best = max(scores)
         tied = [p for p, s in zip(sides, scores) if s == best]
         if len(tied) > 1:
-            ach = [held_achievements(self.cards, st, p) for p in tied]
+            ach = [held_achievements(self.cards, st, p, self.icon_cache) for p in tied]
             tied = [p for p, a in zip(tied, ach) if a == max(ach)]
         self.win(tied, "score")
 

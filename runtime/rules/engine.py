@@ -143,16 +143,16 @@ class Engine(Turn, Dogma, Hooks, Moves, Supply, Choices, Chance, Achievements):
 
     def points(self, p: int) -> int:
         """p's score, the sets' additions included (the VM's points() builtin asks its host)."""
-        return points(self.cards, self.state, p)
+        return points(self.cards, self.state, p, self.icon_cache)
 
     def cell_score(self, cell: str, p: int) -> int:
         """The points a set's cell adds to p's score (the VM's cell_score() builtin asks its host)."""
-        return cell_score(self.cards, self.state, cell, p)
+        return cell_score(self.cards, self.state, cell, p, self.icon_cache)
 
     def held(self, p: int) -> int:
         """Every achievement p (p's team) counts, the cells' derived ones included (the VM's achievements()
         builtin asks its host)."""
-        return held_achievements(self.cards, self.state, p)
+        return held_achievements(self.cards, self.state, p, self.icon_cache)
 
     def legal_actions(self) -> list[dict]:
         p = self.state["pending"]

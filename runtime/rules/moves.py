@@ -83,7 +83,7 @@ class Moves:
             return self._put(p, cid, alias)
         zone = self.cards.zone_verbs.get(verb)
         if zone is not None:
-            if not zones.has_room(self.cards, st, zone, p):
+            if not zones.has_room(self.cards, st, zone, p, self.icon_cache):
                 return False
             where = remove_from_anywhere(st, cid)
             place(self.cards, st, cid, zone, p)
@@ -213,7 +213,7 @@ class Moves:
         """Cards going together into a zone with a limit by its verb (foreshadow): when they are more than its
         room, the performer chooses which go in (the others stay where they are); ruling 26. A transfer into
         a zone takes the cards in order, as many as fit."""
-        cap = zones.limit(self.cards, self.state, zone, owner)
+        cap = zones.limit(self.cards, self.state, zone, owner, self.icon_cache)
         if cap is None:
             return cids
         room = cap - len(zone_cards(self.state, zone, owner))
@@ -256,7 +256,7 @@ class Moves:
         moved = []
         for cid in cids:
             if (zone in self.cards.zones or shared) and not zones.has_room(self.cards, st, zone,
-                                                                           frame["you"] if shared else to):
+                                                                           frame["you"] if shared else to, self.icon_cache):
                 continue    # a full zone: this card stays where it is
             self._note_pile(frame, cid)
             where = remove_from_anywhere(st, cid)

@@ -57,10 +57,12 @@ def deal(cards: Cards, state: dict, seed: int) -> None:
             state["players"][p]["hand"].append(take(cards, state, p, cards.min_age)[0])
 
 
-def take(cards: Cards, state: dict, p: int, age: int, from_set: str | None = None) -> tuple[int, str]:
+def take(cards: Cards, state: dict, p: int, age: int, from_set: str | None = None,
+         keep: dict | None = None) -> tuple[int, str]:
     """Take the top card of an age that has base cards: from the set the draw rules give p (or
-    from_set), or a base card when that set's pile is empty. Returns (card, set drawn from)."""
-    name = from_set if from_set is not None else (draw_set(cards, state, p) if cards.set_names else "base")
+    from_set), or a base card when that set's pile is empty. Returns (card, set drawn from); ``keep``:
+    an engine's derived cache, for the draw rules' values."""
+    name = from_set if from_set is not None else (draw_set(cards, state, p, keep) if cards.set_names else "base")
     pile = supply_pile(state, name, str(age)) if name != "base" else None
     if not pile:
         name, pile = "base", state["supply"][str(age)]
@@ -81,7 +83,7 @@ class Supply:
         if age is None:
             self.emit("draw_past_end", player=p, value=value)
             self.end_by_score()
-        cid, name = take(self.cards, st, p, age, from_set)
+        cid, name = take(self.cards, st, p, age, from_set, self.icon_cache)
         st["players"][p]["hand"].append(cid)
         note_location(cid, ("hand", p, None))
         if name == "base":

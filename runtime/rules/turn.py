@@ -65,11 +65,11 @@ class Turn:
         zones = self.cards.action_zones
         for z in zones["meld"]:        # a set's zone the Meld action may take its card from
             acts += [{"type": "meld", "card": c, "from": z} for c in st["players"][p]["zones"][z]]
-        for a in achievable(self.cards, st, p, self._available_ages()):
+        for a in achievable(self.cards, st, p, self._available_ages(), self.icon_cache):
             acts.append({"type": "achieve", "age": a})
         for z in zones["achieve"]:     # a set's zone the Achieve action may claim a card of
             mine = st["players"][p]["zones"][z]
-            ok = set(achievable(self.cards, st, p, sorted({self.cards.age[c] for c in mine})))
+            ok = set(achievable(self.cards, st, p, sorted({self.cards.age[c] for c in mine}), self.icon_cache))
             acts += [{"type": "achieve", "age": self.cards.age[c], "card": c, "from": z} for c in mine
                      if self.cards.age[c] in ok and self.cards.age[c] >= 1]   # a token (a museum) is no age's
         # A card whose file has no effects yet is not implemented: its dogma is not offered (may_dogma).
@@ -92,7 +92,8 @@ class Turn:
             if used.get(name, 0) >= spec["per_turn"]:
                 continue
             # kept with the contents of what it reads, as a set's score is: asked at every action decision
-            cids = kept_value(self.cards, self.state, spec["cards"], f"{spec['set']}:actions/{name}/cards", p)
+            cids = kept_value(self.cards, self.state, spec["cards"], f"{spec['set']}:actions/{name}/cards", p,
+                              self.icon_cache)
             out += [{"type": "set_action", "action": name, "card": c} for c in dict.fromkeys(_card_list(cids))]
         return out
 

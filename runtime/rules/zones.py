@@ -44,19 +44,19 @@ def is_shared(cards, zone) -> bool:
     return zone in cards.shared_zones
 
 
-def limit(cards, state: dict, zone: str, p: int) -> int | None:
+def limit(cards, state: dict, zone: str, p: int, keep: dict | None = None) -> int | None:
     """The zone's limit for player p now (None: no limit): p's own zone, or a game-wide zone p moves a card into."""
     declared = spec(cards, zone)
     chunk = declared.get("limit")
     if chunk is None:
         return None
-    value = kept_value(cards, state, chunk, f"{declared['set']}:zones/{zone}/limit", p)
+    value = kept_value(cards, state, chunk, f"{declared['set']}:zones/{zone}/limit", p, keep)
     return max(int(value or 0), 0)
 
 
-def has_room(cards, state: dict, zone: str, p: int) -> bool:
+def has_room(cards, state: dict, zone: str, p: int, keep: dict | None = None) -> bool:
     """Whether one more card may go into player p's zone (a game-wide zone: by p) now."""
-    cap = limit(cards, state, zone, p)
+    cap = limit(cards, state, zone, p, keep)
     return cap is None or len(zone_cards(state, zone, p)) < cap
 
 

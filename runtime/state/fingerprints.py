@@ -70,13 +70,19 @@ def _parts_keyer(reads: list[str]) -> Callable[[dict, int], tuple]:
 
 def _part(read: str) -> Callable[[dict, int], object]:
     zone, _, scope = read.partition(":")
-    if scope == "you" and zone in ("board", "zones"):
+    if scope in ("you", "all") and zone in ("board", "zones"):
         # p's revision counter moves with every change of p's board or set zones (runtime/state/positions.py's
-        # bump), so it stands for their contents; the tables keyed on it are dropped whenever the
-        # engine's state is replaced (Engine.restore), where the numbers may be reused
-        def revision(state, p):
-            revs = state.get("revs")
-            return (zone, revs[p]) if revs is not None else _player(state, zone, p)
+        # bump), so it stands for their contents (every player's counters for every player's); the tables
+        # keyed on it are dropped whenever the engine's state is replaced (Engine.restore), where the
+        # numbers may be reused
+        if scope == "you":
+            def revision(state, p):
+                revs = state.get("revs")
+                return (zone, revs[p]) if revs is not None else _player(state, zone, p)
+        else:
+            def revision(state, p):
+                revs = state.get("revs")
+                return (zone, tuple(revs)) if revs is not None else _contents(state, read, p)
         return revision
     return lambda state, p: _contents(state, read, p)
 
@@ -98,12 +104,14 @@ def _contents(state: dict, read: str, p: int):
     if read == "supply":   # every supply pile, the sets' too
         return (tuple(tuple(pile) for pile in state["supply"].values()),
                 tuple(tuple(pile) for piles in state.get("set_supply", {}).values() for pile in piles.values()))
+    if read == "turn":
+        return state["turn"]["number"]
     if read == "players":
         return tuple(bool(pl.get("eliminated")) for pl in state["players"]), repr(state.get("teams"))
     return object()   # the action's variables, or anything at all: never the same
 
 
-_SHARED = ("junk", "available", "specials", "supply", "players")
+_SHARED = ("junk", "available", "specials", "supply", "players", "turn")
 
 
 def comparable(reads) -> bool:
