@@ -442,7 +442,7 @@ def main() -> None:
     rounds = args.rounds or (1 if quick else 3)
     runs = 2 if quick else 3
     games = {"base": 4 if quick else 50, "echoes": 2 if quick else 16, "greedy": 3 if quick else 20,
-             "players": 3 if quick else 30}
+             "players": 3 if quick else 30, "sets": 2 if quick else 16}
 
     def log(msg):
         print(msg, file=sys.stderr, flush=True)
@@ -473,6 +473,10 @@ def main() -> None:
             if _side_has_echoes(s):
                 for ed in ("3e", "4e"):
                     s.run("games", ed, ["echoes"], "random", games["echoes"])
+            for ed in ("3e", "4e"):
+                for name in ("artifacts", "cities") + (("unseen",) if ed == "4e" else ()):
+                    if _side_has_set(s, ed, name):
+                        s.run("games", ed, [name], "random", games["sets"])
         plan = [("cold_compile", "compile", [runs]), ("cold_process", "cold_process", [runs]),
                 ("warm_load", "warm_load", [runs]), ("help", "help", [runs]),
                 ("vm_instructions", "instructions", [1.0 if quick else 4.0])]
@@ -486,6 +490,9 @@ def main() -> None:
         for ed in ("3e", "4e"):   # what a turn with Echoes costs against a base turn, by instructions
             if not quick or (args.only and f"instructions_{ed}_echoes" in args.only.split(",")):
                 plan.append((f"instructions_{ed}_echoes", "callgrind", [ed, 2 if quick else 6, ["echoes"]]))
+        for ed in ("3e", "4e"):   # what a turn with each later set costs (on the sides that have the set)
+            for name in ("artifacts", "cities") + (("unseen",) if ed == "4e" else ()):
+                plan.append((f"random_{ed}_{name}", "games", [ed, [name], "random", games["sets"]]))
         for ed in ("3e", "4e"):   # how the cost grows with the players
             for n in (3, 4):
                 plan.append((f"random_{ed}_p{n}", "games", [ed, [], "random", games["players"], True, n]))
@@ -502,7 +509,10 @@ def main() -> None:
         for label, task, targs in plan:
             if only is None or label in only:
                 n = 1 if task == "callgrind" else min(rounds, 2) if task == "server" else rounds
-                figures[label] = measure(sides, task, targs, n, log)
+                # a set that a side does not have (the baseline predates it): measured on the others
+                needs = [x for x in targs[1] if x != "echoes"] if task == "games" else []
+                here_sides = [s for s in sides if all(_side_has_set(s, targs[0], x) for x in needs)]
+                figures[label] = measure(here_sides, task, targs, n, log)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
         for s in sides:
@@ -549,11 +559,33 @@ def main() -> None:
             if base and echoes and base.get("turns_per_s") and echoes.get("turns_per_s"):
                 ratios.setdefault(ed, {})[f"{side}_by_clock"] = round(base["turns_per_s"] / echoes["turns_per_s"], 2)
     out["echoes_turn_cost"] = ratios
+    # every set's turn against a base turn, by the clock, per side that has the set
+    costs: dict = {}
+    for label, fig in figures.items():
+        parts = label.split("_")
+        if len(parts) == 3 and parts[0] == "random" and parts[1] in ("3e", "4e") and not parts[2].startswith("p"):
+            for side, v in fig.items():
+                base = figures.get(f"random_{parts[1]}", {}).get(side)
+                if isinstance(v, dict) and base and base.get("turns_per_s") and v.get("turns_per_s"):
+                    costs.setdefault(parts[1], {}).setdefault(parts[2], {})[side] = \
+                        round(base["turns_per_s"] / v["turns_per_s"], 2)
+    out["set_turn_cost"] = costs
     text = json.dumps(out, indent=2)
     print(text)
     if args.json:
         with open(args.json, "w") as f:
             f.write(text + "\n")
+
+
+def _side_has_set(side: Side, edition: str, name: str, _known: dict = {}) -> bool:
+    """Whether the side's code has this set for the edition (a baseline may predate it)."""
+    key = (side.name, edition, name)
+    if key not in _known:
+        code = f"from innoscript.compiler.bundle import load_bundle; load_bundle({edition!r}, sets=[{name!r}])"
+        r = subprocess.run([sys.executable, "-c", code], env=side.env, capture_output=True, text=True,
+                           cwd=tempfile.gettempdir())
+        _known[key] = r.returncode == 0
+    return _known[key]
 
 
 def _side_has_echoes(side: Side) -> bool:

@@ -20,6 +20,9 @@ def test_benchmarks_run(tmp_path):
     for ed in ("3e", "4e"):     # the player counts, and a turn with Echoes against a base turn
         assert data[f"games_per_second_{ed}_p3"] > 0 and data[f"games_per_second_{ed}_p4"] > 0
         assert data["echoes_turn_cost"][ed]["new_by_clock"] > 0
+        assert data["set_turn_cost"][ed]["cities"]["new"] > 0 and data["set_turn_cost"][ed]["artifacts"]["new"] > 0
+        assert "old" not in data["set_turn_cost"][ed]["cities"]     # the baseline predates Cities: this tree only
+    assert data["set_turn_cost"]["4e"]["unseen"]["new"] > 0 and "unseen" not in data["set_turn_cost"]["3e"]
 
 
 def test_instruction_counts_subtract_the_start_up(tmp_path, monkeypatch):
