@@ -365,3 +365,20 @@ def test_a_kept_flag_follows_an_opponents_board():
     positions.place(cards, st, metalworking, "board", 1, bottom=True)
     st["players"][1]["board"]["red"]["splay"] = "left"
     assert X.derived_achievements(cards, st, 0, keep) == X.derived_achievements(cards, st, 0) == 0
+
+
+def test_the_invariants_check_the_card_location_index(monkeypatch):
+    """The invariants (checked on every load and in checked play) derive the index from the position and
+    compare it with what locate answers; an index that answered wrong would be reported."""
+    from innoscript.runtime.rules import invariants
+    from innoscript.runtime.state import board as Bd
+    game = Game.new("4e", 2, 5, fast=True, sets=["cities"])
+    bot = RandomBot(5)
+    for _ in range(40):
+        game.apply(bot.answer(game.decision, game.cards))
+    assert invariants.violations(game.engine) == []
+    hand = game.state["players"][0]["hand"] or game.state["players"][1]["hand"]
+    wrong = {hand[0]: ("junk", None, None)}
+    monkeypatch.setattr(invariants, "locate", lambda st, c: wrong.get(c) or Bd.locate(st, c))
+    found = invariants.violations(game.engine)
+    assert any("card-location index" in v and game.cards.name[hand[0]] in v for v in found), found

@@ -1,6 +1,7 @@
 """Invariants of a game, checked after every action in checked mode (tests, soak, simulation).
 
 - every card of the edition is in exactly one place, and the total never changes (the junk included);
+- the card-location index answers for every card where the position holds it;
 - icon counts the engine uses (cached) equal a fresh recount;
 - a pile of 0 or 1 card is unsplayed; splays are the edition's;
 - every supply pile holds only cards of its own set and age, and the sets in play are the bundle's;
@@ -20,7 +21,7 @@ from collections import Counter
 from ..machine import builtins as builtins_impl
 from ..machine.expressions import derived_achievements, held_achievements
 from ..state import teams
-from ..state.board import board_cards, icon_count
+from ..state.board import board_cards, icon_count, index_position, locate
 from ..state.positions import card_places, supply_piles
 
 MAX_TURNS = 2000
@@ -36,6 +37,11 @@ def violations(engine) -> list[str]:
         out.append(f"cards in more than one place: {sorted(twice)[:5]}")
     if missing:
         out.append(f"cards in no place: {sorted(missing)[:5]}")
+    else:
+        where = index_position(st, {})
+        astray = [cards.name[c] for c, at in where.items() if locate(st, c) != at]
+        if astray and not twice:
+            out.append(f"the card-location index places cards where the position does not: {sorted(astray)[:5]}")
     for (name, age), pile in supply_piles(st):
         wrong = [cards.name[c] for c in pile if cards.set[c] != name or str(cards.age[c]) != age]
         if wrong:

@@ -43,9 +43,10 @@ def _holds(state: dict, where: tuple, cid: int) -> bool:
         return False
 
 
-def index_position(state: dict) -> None:
-    """Note every card of a position where it is (the index derived from the state, as on a load)."""
-    w = _where
+def index_position(state: dict, into: dict | None = None) -> dict:
+    """Note every card of a position where it is (the index derived from the state, as on a load), in the
+    card-location index or in ``into``; returns the map written."""
+    w = _where if into is None else into
     for p, pl in enumerate(state["players"]):
         for zone in ("hand", "score", "achievements"):
             for c in pl[zone]:
@@ -69,6 +70,7 @@ def index_position(state: dict) -> None:
     for zone, cs in (("available", state["available"]["standard"]), ("junk", state["junk"]), ("removed", state["removed"])):
         for c in cs:
             w[c] = (zone, None, None)
+    return w
 
 
 def note_location(cid: int, where: tuple) -> None:
