@@ -68,14 +68,11 @@ def kept_value(cards, state: dict, chunk: dict, label: str, p: int, keep: dict |
     value is kept there by the reads' fingerprints (runtime/state/fingerprints.py), where revision
     counters stand for boards and set zones: nothing is gathered to ask. Without (a view's or a bot's
     state, any position), it is kept in the card table's memo by the reads' contents, looked at afresh."""
-    reads = _read_set(cards, label, chunk)
-    if reads is None:
+    known = _read_set(cards, label, chunk)
+    if known is None:
         return run_chunk(cards, state, chunk, label, p, keep)
+    reads, keyer = known
     if keep is not None and "revs" in state:
-        keyers = cards.__dict__.setdefault("expression_keyers", {})
-        keyer = keyers.get(label)
-        if keyer is None:
-            keyer = keyers[label] = fingerprints.keyer(reads)
         key = ("kept", label, p, keyer(state, p))
         cache = keep
     else:
@@ -90,12 +87,12 @@ def kept_value(cards, state: dict, chunk: dict, label: str, p: int, keep: dict |
 
 
 def _read_set(cards, label: str, chunk: dict):
-    """The expression's read set when its contents can be compared (runtime/state/fingerprints.py),
-    else None."""
+    """The expression's read set and its fingerprint function (fingerprints.keyer) when its contents can be
+    compared (runtime/state/fingerprints.py), else None."""
     known = cards.__dict__.setdefault("expression_reads", {})
     if label not in known:
         reads = tuple(read_set(chunk))
-        known[label] = reads if fingerprints.comparable(reads) else None
+        known[label] = (reads, fingerprints.keyer(reads)) if fingerprints.comparable(reads) else None
     return known[label]
 
 

@@ -499,8 +499,9 @@ def _compiled(ck, chunk: dict, name):
                 runs = _runs[ck] = _runs[ck] + 1
                 if runs <= HOT:
                     return None
-            code = compile(translate(chunk, name()), f"<innoscript {name()}>", "exec")
-            _store(chunk, name(), code)
+            label = name()
+            code = compile(translate(chunk, label), f"<innoscript {label}>", "exec")
+            _store(chunk, label, code)
         cached = _cache[ck] = (chunk["code"], chunk["consts"], build(chunk, code=code))
     return cached[2]
 

@@ -21,8 +21,8 @@ from collections import Counter
 from ..machine import builtins as builtins_impl
 from ..machine.expressions import derived_achievements, held_achievements
 from ..state import teams
-from ..state.board import board_cards, icon_count, index_position, locate
-from ..state.positions import card_places, supply_piles
+from ..state.board import board_cards, icon_count, locate, places, supply_piles
+from ..state.positions import card_places
 
 MAX_TURNS = 2000
 
@@ -30,15 +30,15 @@ MAX_TURNS = 2000
 def violations(engine) -> list[str]:
     cards, st = engine.cards, engine.state
     out: list[str] = []
-    places = Counter(card_places(st))
-    twice = [cards.name[c] for c, n in places.items() if n > 1]
-    missing = [cards.name[c] for c in range(len(cards.cards)) if c not in places]
+    held = Counter(card_places(st))
+    twice = [cards.name[c] for c, n in held.items() if n > 1]
+    missing = [cards.name[c] for c in range(len(cards.cards)) if c not in held]
     if twice:
         out.append(f"cards in more than one place: {sorted(twice)[:5]}")
     if missing:
         out.append(f"cards in no place: {sorted(missing)[:5]}")
     else:
-        where = index_position(st, {})
+        where = dict(places(st))     # the index as derived from the position
         astray = [cards.name[c] for c, at in where.items() if locate(st, c) != at]
         if astray and not twice:
             out.append(f"the card-location index places cards where the position does not: {sorted(astray)[:5]}")
@@ -49,7 +49,7 @@ def violations(engine) -> list[str]:
     if sorted(st.get("sets", [])) != cards.set_names or sorted(st.get("set_supply", {})) != sorted(st.get("sets", [])):
         out.append(f"the sets in play {st.get('sets', [])} are not the bundle's {cards.set_names}, or their piles differ")
     shown = [c for pl in st["players"] for c in pl["revealed"]]
-    if any(c not in places for c in shown) or len(set(shown)) != len(shown):
+    if any(c not in held for c in shown) or len(set(shown)) != len(shown):
         out.append("a revealed card is in no zone, or revealed twice")
     specials = Counter(st["available"]["special"] + st.get("junk_special", []) +
                        [a for pl in st["players"] for a in pl["achievements"] if isinstance(a, str)])

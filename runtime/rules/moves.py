@@ -13,7 +13,7 @@ primitive placement (which end of a pile, which zone) is runtime/state/positions
 from __future__ import annotations
 
 from innoscript.core.opcodes import ENUMS
-from ..state.board import locate, note_location
+from ..state.board import locate, note_location, supply_location
 from ..state.positions import bump, place, remove_from_anywhere, supply_pile, unshow, zone_cards
 from . import zones
 
@@ -119,7 +119,7 @@ class Moves:
         elif verb == "place":    # on top of its own supply pile
             set_name, age = self.cards.set[cid], str(self.cards.age[cid])
             supply_pile(st, set_name, age).insert(0, cid)
-            note_location(cid, ("supply", None, age if set_name == "base" else (set_name, age)))
+            note_location(cid, supply_location(set_name, age))
         elif verb in ("junk", "remove"):
             place(self.cards, st, cid, "junk" if verb == "junk" else "removed", None)
             if verb == "junk":

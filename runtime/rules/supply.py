@@ -25,9 +25,9 @@ from __future__ import annotations
 import random
 
 from ..machine.expressions import draw_set
-from ..state.board import note_location
+from ..state.board import note_location, supply_piles
 from ..state.cards import Cards
-from ..state.positions import draw_age, supply_pile, supply_piles
+from ..state.positions import draw_age, supply_pile
 from . import sets
 
 

@@ -17,8 +17,9 @@ from .cards import Cards
 
 # card -> where it was last put or found: the card-location index. A hint, never trusted unread: it is
 # checked against the one list it names before it is used, so a move made past the primitives, a restored
-# state or another game's position (ids are per bundle, the index per process) costs a scan, never a wrong
-# answer. runtime/state/positions.py's place() keeps it as cards arrive; locate() fills it on a miss.
+# state or another game's position (ids are per bundle, the index per process) costs a walk of the position,
+# never a wrong answer. runtime/state/positions.py's place() keeps it as cards arrive; locate() fills it on a
+# miss.
 _where: dict[int, tuple] = {}
 
 
@@ -28,11 +29,14 @@ def locate(state: dict, cid: int):
     hint = _where.get(cid)
     if hint is not None and _holds(state, hint, cid):
         return hint
-    index_position(state)          # a miss: this is another position, or a new one; index it whole
-    hint = _where.get(cid)
-    if hint is not None and _holds(state, hint, cid):
-        return hint
-    found = _where[cid] = scan_location(state, cid)   # in no place (or a corrupt position's)
+    found = None    # a miss: this is another position, or a new one; index it whole
+    for c, at in places(state):
+        _where[c] = at
+        if c == cid and found is None:
+            found = at
+    if found is None:     # in no place
+        _where.pop(cid, None)
+        return (None, None, None)
     return found
 
 
@@ -43,34 +47,48 @@ def _holds(state: dict, where: tuple, cid: int) -> bool:
         return False
 
 
-def index_position(state: dict, into: dict | None = None) -> dict:
-    """Note every card of a position where it is (the index derived from the state, as on a load), in the
-    card-location index or in ``into``; returns the map written."""
-    w = _where if into is None else into
+def places(state: dict):
+    """Every card of a position with its place as ``locate`` names it, in ``locate``'s order: the players'
+    hands, scores, achievements, boards and set zones, the supply piles (the base cards' first), the sets'
+    game-wide zones, the available achievements, the junk, the removed cards. A card in two places comes
+    twice; a special achievement, held by its name, is no card."""
     for p, pl in enumerate(state["players"]):
-        for zone in ("hand", "score", "achievements"):
+        for zone in ("hand", "score"):
             for c in pl[zone]:
-                w[c] = (zone, p, None)
+                yield c, (zone, p, None)
+        for c in pl["achievements"]:
+            if isinstance(c, int):
+                yield c, ("achievements", p, None)
         for color, pile in pl["board"].items():
             for c in pile["cards"]:
-                w[c] = ("board", p, color)
+                yield c, ("board", p, color)
         for name, zone in pl.get("zones", {}).items():
             for c in zone:
-                w[c] = (name, p, None)
-    for age, pile in state["supply"].items():
+                yield c, (name, p, None)
+    for (name, age), pile in supply_piles(state):
         for c in pile:
-            w[c] = ("supply", None, age)
+            yield c, supply_location(name, age)
+    for name, zone in state.get("zones", {}).items():   # a set's game-wide zone: nobody's
+        for c in zone:
+            yield c, (name, None, None)
+    for zone, cs in (("available", state["available"]["standard"]), ("junk", state["junk"]),
+                     ("removed", state["removed"])):
+        for c in cs:
+            yield c, (zone, None, None)
+
+
+def supply_piles(state: dict):
+    """Every supply pile, as ((set, age), pile): the base piles first."""
+    for age, pile in state["supply"].items():
+        yield ("base", age), pile
     for name, piles in state.get("set_supply", {}).items():
         for age, pile in piles.items():
-            for c in pile:
-                w[c] = ("supply", None, (name, age))
-    for name, zone in state.get("zones", {}).items():
-        for c in zone:
-            w[c] = (name, None, None)
-    for zone, cs in (("available", state["available"]["standard"]), ("junk", state["junk"]), ("removed", state["removed"])):
-        for c in cs:
-            w[c] = (zone, None, None)
-    return w
+            yield (name, age), pile
+
+
+def supply_location(set_name: str, age: str) -> tuple:
+    """A supply pile's place as ``locate`` names it: the age for the base cards' piles, (set, age) for a set's."""
+    return ("supply", None, age if set_name == "base" else (set_name, age))
 
 
 def note_location(cid: int, where: tuple) -> None:
@@ -91,40 +109,6 @@ def place_list(state: dict, where: tuple) -> list:
         return state[zone] if zone in ("junk", "removed") else state["zones"][zone]
     pl = state["players"][p]
     return pl[zone] if zone in ("hand", "score", "achievements") else pl["zones"][zone]
-
-
-def scan_location(state: dict, cid: int):
-    """``locate`` without the index: every place in order (the reference the index is checked against)."""
-    for p, pl in enumerate(state["players"]):
-        if cid in pl["hand"]:
-            return ("hand", p, None)
-        if cid in pl["score"]:
-            return ("score", p, None)
-        if cid in pl["achievements"]:
-            return ("achievements", p, None)
-        for color, pile in pl["board"].items():
-            if cid in pile["cards"]:
-                return ("board", p, color)
-        for name, zone in pl.get("zones", {}).items():
-            if cid in zone:
-                return (name, p, None)
-    for age, pile in state["supply"].items():
-        if cid in pile:
-            return ("supply", None, age)
-    for name, piles in state.get("set_supply", {}).items():
-        for age, pile in piles.items():
-            if cid in pile:
-                return ("supply", None, (name, age))
-    for name, zone in state.get("zones", {}).items():   # a set's game-wide zone: nobody's
-        if cid in zone:
-            return (name, None, None)
-    if cid in state["available"]["standard"]:
-        return ("available", None, None)
-    if cid in state["junk"]:
-        return ("junk", None, None)
-    if cid in state["removed"]:
-        return ("removed", None, None)
-    return (None, None, None)
 
 
 def top_cards(state: dict, p: int) -> list[int]:

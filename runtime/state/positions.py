@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 
-from .board import locate, note_location
+from .board import locate, note_location, places, supply_location
 from .cards import Cards
 
 # ---------------------------------------------------------------- set-up
@@ -154,7 +154,7 @@ def place(cards: Cards, state: dict, cid: int, zone: str, p: int | None, bottom:
     elif zone == "supply":   # back to the bottom of its own set's pile
         set_name, age = cards.set[cid], str(cards.age[cid])
         supply_pile(state, set_name, age).append(cid)
-        note_location(cid, ("supply", None, age if set_name == "base" else (set_name, age)))
+        note_location(cid, supply_location(set_name, age))
     elif zone in ("junk", "removed", "available"):
         (state["available"]["standard"] if zone == "available" else state[zone]).append(cid)
         note_location(cid, (zone, None, None))
@@ -173,30 +173,9 @@ def supply_pile(state: dict, set_name: str, age: str) -> list:
     return state["set_supply"].setdefault(set_name, {}).setdefault(age, [])
 
 
-def supply_piles(state: dict):
-    """Every supply pile, as ((set, age), pile): the base piles first."""
-    for age, pile in state["supply"].items():
-        yield ("base", age), pile
-    for name, piles in state.get("set_supply", {}).items():
-        for age, pile in piles.items():
-            yield (name, age), pile
-
-
 def card_places(state: dict) -> list[int]:
     """Every card id in every zone (a card in two places appears twice)."""
-    out: list[int] = []
-    for pl in state["players"]:
-        out += pl["hand"] + pl["score"] + [a for a in pl["achievements"] if isinstance(a, int)]
-        for pile in pl["board"].values():
-            out += pile["cards"]
-        for zone in pl.get("zones", {}).values():
-            out += zone
-    for _, pile in supply_piles(state):
-        out += pile
-    out += state["available"]["standard"] + state["junk"] + state["removed"]
-    for zone in state.get("zones", {}).values():   # the sets' game-wide zones
-        out += zone
-    return out
+    return [c for c, _ in places(state)]
 
 
 def zone_cards(state: dict, zone: str, p: int | None) -> list:
